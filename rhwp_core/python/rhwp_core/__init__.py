@@ -1,0 +1,38 @@
+"""rhwp_core: read Korean HWP 5.0 and HWPX documents.
+
+    >>> import rhwp_core
+    >>> doc = rhwp_core.parse("report.hwp")
+    >>> doc.summary()["pages"], doc.extract_text()[:80]
+"""
+
+from __future__ import annotations
+
+from . import _native
+from .cache import load, clear_cache
+from .document import Document, parse
+from .errors import (
+    CorruptDocumentError,
+    DocumentNotFoundError,
+    DocumentPermissionError,
+    HwpError,
+    TooLargeError,
+    UnsupportedFormatError,
+)
+
+__version__: str = _native.__version__
+SCHEMA_VERSION: str = _native.SCHEMA_VERSION
+
+__all__ = [
+    "CorruptDocumentError",
+    "Document",
+    "DocumentNotFoundError",
+    "DocumentPermissionError",
+    "HwpError",
+    "SCHEMA_VERSION",
+    "TooLargeError",
+    "UnsupportedFormatError",
+    "__version__",
+    "clear_cache",
+    "load",
+    "parse",
+]

@@ -1,0 +1,130 @@
+"""``parse`` and ``Document``: the Python face of the native reader.
+
+``parse()`` reads and builds the native model, nothing more. Text and the summary
+are computed natively; the Pydantic IR is built only when ``to_ir()`` asks for it
+(once per document, then kept), and the views render from that IR.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
+
+from . import _native
+from .errors import DocumentNotFoundError, DocumentPermissionError, HwpError, from_native
+
+if TYPE_CHECKING:
+    from .ir import Block, HwpDocument
+
+Scope = Literal["body", "furniture", "all"]
+
+__all__ = ["Document", "parse", "Scope"]
+
+
+def _native_parse(source: str | os.PathLike[str] | bytes, strict: bool) -> _native.NativeDocument:
+    try:
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            return _native.parse_bytes(bytes(source), strict)
+        path = os.fspath(source)
+        try:
+            return _native.parse_path(path, strict)
+        except FileNotFoundError:
+            raise DocumentNotFoundError(path) from None
+        except PermissionError:
+            raise DocumentPermissionError(path) from None
+        except IsADirectoryError:
+            raise DocumentNotFoundError(path) from None
+    except _native.ReaderError as e:
+        code, message, suggestion = e.args
+        raise from_native(code, message, suggestion) from None
+
+
+class Document:
+    """A parsed HWP or HWPX document. Immutable; safe to share between threads."""
+
+    __slots__ = ("_native", "_ir_lock", "__dict__")
+
+    def __init__(self, native: _native.NativeDocument) -> None:
+        self._native = native
+        self._ir_lock = threading.Lock()
+
+    @property
+    def format(self) -> Literal["hwp", "hwpx"]:
+        return self._native.format  # type: ignore[return-value]
+
+    @property
+    def warnings(self) -> list[str]:
+        """What lenient reading skipped or repaired."""
+        return self._native.warnings
+
+    def extract_text(self, include_furniture: bool = True) -> str:
+        """All the text the document shows: the body in reading order, then headers/footers and notes."""
+        return self._native.extract_text(include_furniture)
+
+    def summary(self) -> dict[str, Any]:
+        """Format, counts, metadata, page count and warnings, plus ``rhwp_core_version``."""
+        from . import __version__
+
+        data: dict[str, Any] = json.loads(self._native.summary_json())
+        data["rhwp_core_version"] = __version__
+        return data
+
+    def to_json(self) -> str:
+        """The IR as a JSON string (what ``to_ir()`` validates)."""
+        return self._native.to_json()
+
+    @cached_property
+    def _ir(self) -> HwpDocument:
+        from .ir import HwpDocument
+
+        return HwpDocument.model_validate_json(self._native.to_json())
+
+    def to_ir(self) -> HwpDocument:
+        """The typed, frozen Pydantic IR (built on first call, then reused)."""
+        with self._ir_lock:
+            return self._ir
+
+    def iter_blocks(self, kind: str | None = None, scope: Scope = "body") -> Iterator[Block]:
+        """Blocks in reading order, optionally of one ``kind``; ``scope`` picks body, furniture or both.
+
+        Top-level blocks are yielded; with ``kind`` set, blocks of that kind nested in tables and
+        shapes are yielded too (a table inside a cell is still a table).
+        """
+        from .ir import iter_blocks
+
+        return iter_blocks(self.to_ir(), kind=kind, scope=scope)
+
+    def to_markdown(self, include_furniture: bool = False) -> str:
+        """Markdown (GFM): headings, lists, tables, footnotes, image references."""
+        from .views.markdown import render_markdown
+
+        return render_markdown(self.to_ir(), include_furniture=include_furniture)
+
+    def to_html(self, include_css: bool = False, include_furniture: bool = False) -> str:
+        """A complete, valid HTML5 document."""
+        from .views.html import render_html
+
+        return render_html(self.to_ir(), include_css=include_css, include_furniture=include_furniture)
+
+
+def parse(source: str | os.PathLike[str] | bytes, *, strict: bool = False) -> Document:
+    """Read an HWP 5.0 or HWPX document from a path or from bytes.
+
+    The format is sniffed from the bytes, not the file name. ``strict=True`` turns the
+    first damaged part into an error instead of a warning.
+    Raises ``HwpError`` subclasses (with ``.code`` and ``.suggestion``), or
+    ``FileNotFoundError``/``PermissionError`` subclasses carrying the same attributes.
+    """
+    if isinstance(source, str) and source.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        source = unquote(urlparse(source).path)
+    return Document(_native_parse(source, strict))
+
+
+# Re-exported so ``HwpError`` is reachable from this module's namespace in tracebacks.
+_ = HwpError

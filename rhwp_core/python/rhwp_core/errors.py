@@ -1,0 +1,82 @@
+"""The error vocabulary (DESIGN §4): every failure carries a stable ``code`` and a ``suggestion``.
+
+The host maps any exception with these two attributes to an MCP error without knowing
+these types, so third-party packs can raise their own exceptions the same way.
+"""
+
+from __future__ import annotations
+
+
+class HwpError(Exception):
+    """Base of every error ``rhwp_core`` raises about a document."""
+
+    code: str = "corrupt_document"
+    suggestion: str = ""
+
+    def __init__(self, message: str, suggestion: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if suggestion is not None:
+            self.suggestion = suggestion
+
+
+class UnsupportedFormatError(HwpError):
+    """HWP 3.x, HWPML, password-protected, or not an HWP/HWPX document at all."""
+
+    code = "unsupported_format"
+    suggestion = "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) document."
+
+
+class CorruptDocumentError(HwpError):
+    """Truncated, bit-damaged, or internally inconsistent."""
+
+    code = "corrupt_document"
+    suggestion = "Open the file in Hancom Office and save it again, or obtain an intact copy."
+
+
+class TooLargeError(HwpError):
+    """A safety bound was exceeded, or a result is too big for one response."""
+
+    code = "too_large"
+    suggestion = "Split the document, or ask for part of it."
+
+
+class DocumentNotFoundError(FileNotFoundError):
+    """A missing file; a ``FileNotFoundError`` that also carries ``code`` and ``suggestion``."""
+
+    code = "file_not_found"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(2, "No such file", path)
+        self.message = f"no such file: {path}"
+        self.suggestion = (
+            "Check the path. It must name a file on the machine where rhwp-mcp runs; a file that lives "
+            "only on the client's side (an upload, an attachment) has to be saved to this machine first."
+        )
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class DocumentPermissionError(PermissionError):
+    """The OS refused to read the file."""
+
+    code = "permission_denied"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(13, "Permission denied", path)
+        self.message = f"permission denied reading {path}"
+        self.suggestion = "Make the file readable by the user rhwp-mcp runs as, or copy it somewhere readable."
+
+    def __str__(self) -> str:
+        return self.message
+
+
+_BY_CODE: dict[str, type[HwpError]] = {
+    cls.code: cls for cls in (UnsupportedFormatError, CorruptDocumentError, TooLargeError)
+}
+
+
+def from_native(code: str, message: str, suggestion: str) -> HwpError:
+    """Build the Python error for a reader error raised by the native layer."""
+    return _BY_CODE.get(code, CorruptDocumentError)(message, suggestion)

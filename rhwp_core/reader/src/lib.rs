@@ -1,0 +1,91 @@
+//! rhwp-reader: HWP 5.0 (binary) and HWPX (OWPML) documents into one model.
+//!
+//! Layers, each depending only on those below it:
+//! - `hwp5` (compound file → records → model) and `hwpx` (zip → XML → model);
+//! - `model` (the document), `text` and `summary` (views computed natively);
+//! - `error` and `limits` (shared by everything).
+//!
+//! No Python here: `cargo test` and the fuzz target drive it directly.
+
+pub mod error;
+pub mod hwp5;
+pub mod hwpx;
+pub mod limits;
+pub mod model;
+pub mod summary;
+pub mod text;
+
+pub use error::{Error, ErrorCode, Result};
+pub use limits::{Limits, Options};
+pub use model::Document;
+
+/// What the first bytes say a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sniffed {
+    /// OLE2 compound file: HWP 5.0 (checked further by its FileHeader).
+    CompoundFile,
+    /// Zip: HWPX when its `mimetype` says so.
+    Zip,
+    /// HWP 3.x ("HWP Document File V3.00").
+    Hwp3,
+    /// HWPML, the older single-file XML format.
+    Hwpml,
+    Empty,
+    Other,
+}
+
+const CFB_MAGIC: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+
+pub fn sniff(bytes: &[u8]) -> Sniffed {
+    if bytes.is_empty() {
+        return Sniffed::Empty;
+    }
+    if bytes.starts_with(CFB_MAGIC) {
+        return Sniffed::CompoundFile;
+    }
+    if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+        return Sniffed::Zip;
+    }
+    if bytes.starts_with(b"HWP Document File") {
+        return Sniffed::Hwp3;
+    }
+    let head = &bytes[..bytes.len().min(4096)];
+    let head = String::from_utf8_lossy(head);
+    if head.contains("<HWPML") {
+        return Sniffed::Hwpml;
+    }
+    Sniffed::Other
+}
+
+/// Read a document from its bytes; the format is sniffed, never taken from a file name.
+pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
+    match sniff(bytes) {
+        Sniffed::CompoundFile => hwp5::read(bytes, options),
+        Sniffed::Zip => hwpx::read(bytes, options),
+        Sniffed::Hwp3 => Err(Error::unsupported(
+            "this is an HWP 3.x document (\"HWP Document File V3\"), which rhwp_core does not read",
+            "Open it in Hancom Office and save it as HWP 5.0 (.hwp) or HWPX (.hwpx), then try again.",
+        )),
+        Sniffed::Hwpml => Err(Error::unsupported(
+            "this is an HWPML (.hml) document, the older XML format, which rhwp_core does not read",
+            "Open it in Hancom Office and save it as HWPX (.hwpx) or HWP 5.0 (.hwp), then try again.",
+        )),
+        Sniffed::Empty => Err(Error::corrupt("the file is empty (0 bytes)")),
+        Sniffed::Other => Err(Error::unsupported(
+            "not an HWP or HWPX document (no compound-file or zip signature)",
+            "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file; other formats (PDF, DOCX, images, text) are not read here.",
+        )),
+    }
+}
+
+/// Read with a panic guard: a bug in a reader becomes an error, never an abort.
+pub fn read_guarded(bytes: &[u8], options: &Options) -> Result<Document> {
+    match std::panic::catch_unwind(|| read(bytes, options)) {
+        Ok(r) => r,
+        Err(_) => Err(Error {
+            code: ErrorCode::CorruptDocument,
+            message: "the reader hit an internal inconsistency on this file (a bug in rhwp_core; please report it)".into(),
+            suggestion: "Try saving the document again in Hancom Office; report the file to the rhwp-mcp issue tracker.".into(),
+        }),
+    }
+}

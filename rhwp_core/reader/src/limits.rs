@@ -1,0 +1,46 @@
+//! Bounds against hostile files. Exceeding one is `too_large`, never an
+//! out-of-memory or a stack overflow. The defaults are far above any real
+//! document in the corpus (the largest inflates to well under 64 MiB).
+
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Bytes any single stream/entry may inflate to.
+    pub max_stream_bytes: u64,
+    /// Bytes all streams/entries of a document may inflate to together.
+    pub max_total_bytes: u64,
+    /// Inflated/stored ratio above which a zip entry is treated as a bomb
+    /// (only checked for entries bigger than `ratio_floor_bytes`).
+    pub max_compression_ratio: u64,
+    pub ratio_floor_bytes: u64,
+    /// Records (HWP) or XML elements (HWPX) in one stream.
+    pub max_records: u64,
+    /// Nesting of lists inside controls inside lists (tables in cells in boxes...) and XML depth.
+    pub max_depth: u32,
+    /// Element depth of one XML part (HWPX); each logical level is several elements.
+    pub max_xml_depth: u32,
+    /// Entries in a zip package / streams in a compound file.
+    pub max_entries: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_stream_bytes: 256 << 20,
+            max_total_bytes: 1 << 30,
+            max_compression_ratio: 200,
+            ratio_floor_bytes: 16 << 20,
+            max_records: 20_000_000,
+            max_depth: 64,
+            max_xml_depth: 1024,
+            max_entries: 100_000,
+        }
+    }
+}
+
+/// How to read: lenient (skip a damaged section with a warning) or strict
+/// (the first problem is an error; used by tests).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    pub strict: bool,
+    pub limits: Limits,
+}

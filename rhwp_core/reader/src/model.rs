@@ -1,0 +1,292 @@
+//! The document model both readers produce (HWP 5.0 and HWPX alike).
+//!
+//! It is serialised once, as JSON, when Python asks for the IR: the JSON shape
+//! here *is* the IR shape (`rhwp_core/python/rhwp_core/ir.py` mirrors it field
+//! for field, and `schema/hwp_document.schema.json` is exported from there).
+//! Keep the two in step: a field added here must be added there.
+//!
+//! Units: lengths are HWPUNIT (1/7200 inch), as both formats store them.
+
+use serde::Serialize;
+
+/// Bumped whenever the JSON shape changes in a way a consumer could notice.
+pub const SCHEMA_VERSION: &str = "1.0";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Hwp,
+    Hwpx,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Metadata {
+    pub title: Option<String>,
+    pub subject: Option<String>,
+    pub author: Option<String>,
+    pub keywords: Option<String>,
+    pub comments: Option<String>,
+    pub last_saved_by: Option<String>,
+    /// ISO 8601 (UTC when the file says so), as stored by the authoring program.
+    pub created: Option<String>,
+    pub modified: Option<String>,
+}
+
+/// An entry of the document's binary-data table (pictures, OLE objects).
+#[derive(Debug, Clone, Serialize)]
+pub struct BinData {
+    /// The id controls refer to (HWP: 1-based index in DocInfo; HWPX: the item id's number when it has one).
+    pub id: u32,
+    /// `embedding`, `link` or `storage` (HWP); `embedding` for HWPX package items.
+    pub storage: String,
+    /// File name inside the package (`BIN0001.png`, `BinData/image1.png`) or the linked path.
+    pub name: String,
+    /// Lower-case extension without the dot (`png`, `jpg`, `ole`), when known.
+    pub extension: Option<String>,
+    /// Stored (possibly compressed) size in bytes, when the stream/entry exists.
+    pub size: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Style {
+    pub id: u32,
+    pub name: String,
+    pub english_name: Option<String>,
+    /// `paragraph` or `character`.
+    pub kind: String,
+}
+
+/// Where a block comes from. Offsets count Unicode scalar values (Python string indices) in the
+/// paragraph's `text` (Rust `char`s, i.e. Python string indices).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Provenance {
+    /// 0-based section index.
+    pub section: u32,
+    /// 0-based index of the section-level paragraph this block is in or anchored to.
+    pub paragraph: u32,
+    pub char_start: u32,
+    pub char_end: u32,
+    /// 1-based page as last laid out by the authoring program (cached line
+    /// layout + explicit breaks); `None` when the file carries no layout.
+    pub page: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Run {
+    pub text: String,
+    pub bold: bool,
+    pub italic: bool,
+    pub underline: bool,
+    pub strike: bool,
+    pub superscript: bool,
+    pub subscript: bool,
+    /// Hyperlink target when the run lies inside a hyperlink field.
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListMarker {
+    /// `bullet` or `number`.
+    pub kind: String,
+    /// 1-based nesting level.
+    pub level: u8,
+    /// The marker as the document shows it (`•`, `1.`, `가)`), best effort.
+    pub marker: String,
+}
+
+/// A reference from body text to a footnote or endnote.
+#[derive(Debug, Clone, Serialize)]
+pub struct NoteRef {
+    /// `footnote` or `endnote`.
+    pub kind: String,
+    /// The note's number as shown.
+    pub number: u32,
+    /// Character offset in the paragraph text where the reference mark sits.
+    pub offset: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Paragraph {
+    pub text: String,
+    pub runs: Vec<Run>,
+    pub style: Option<String>,
+    /// 1..=6 when the paragraph is an outline/heading paragraph.
+    pub heading_level: Option<u8>,
+    pub list: Option<ListMarker>,
+    pub note_refs: Vec<NoteRef>,
+    /// `page` or `column` when the paragraph starts with an explicit break.
+    pub break_before: Option<String>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TableCell {
+    /// 0-based address of the cell's top-left grid position.
+    pub row: u32,
+    pub col: u32,
+    pub row_span: u32,
+    pub col_span: u32,
+    pub header: bool,
+    pub blocks: Vec<Block>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    pub rows: u32,
+    pub cols: u32,
+    /// Cells in reading order (row, then column).
+    pub cells: Vec<TableCell>,
+    pub caption: Vec<Block>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Picture {
+    pub bin_data_id: Option<u32>,
+    /// The bin data's name (`BIN0001.png`), resolved from the bin-data table.
+    pub bin_data_name: Option<String>,
+    pub width: u32,
+    pub height: u32,
+    pub description: Option<String>,
+    pub caption: Vec<Block>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Equation {
+    /// The equation in HWP's equation-script syntax, as stored.
+    pub script: String,
+    pub caption: Vec<Block>,
+    pub provenance: Provenance,
+}
+
+/// A drawing object that carries text: a text box, a rectangle or ellipse with
+/// text in it, or a group/container of such objects.
+#[derive(Debug, Clone, Serialize)]
+pub struct Shape {
+    /// `rectangle`, `ellipse`, `polygon`, `line`, `arc`, `curve`, `container`, `textart`, ...
+    pub shape_kind: String,
+    pub blocks: Vec<Block>,
+    pub caption: Vec<Block>,
+    pub provenance: Provenance,
+}
+
+/// Anything the reader recognised as an object but does not model further
+/// (OLE objects, charts, video, forms): kept so consumers know it is there.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unknown {
+    /// The control id (`gso `, `ole`, `chart`, `form`, ...) or element name.
+    pub object: String,
+    pub bin_data_id: Option<u32>,
+    /// Any text the object carries (e.g. a form control's caption).
+    pub text: Option<String>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Block {
+    Paragraph(Paragraph),
+    Table(Table),
+    Picture(Picture),
+    Equation(Equation),
+    Shape(Shape),
+    Unknown(Unknown),
+}
+
+/// Page headers/footers and foot/endnotes: what is not the running body.
+#[derive(Debug, Clone, Serialize)]
+pub struct Furniture {
+    /// `header`, `footer`, `footnote` or `endnote`.
+    pub kind: String,
+    /// `both`, `even` or `odd` for headers/footers; `None` for notes.
+    pub applies_to: Option<String>,
+    /// The note number (notes only).
+    pub number: Option<u32>,
+    pub blocks: Vec<Block>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PageDefinition {
+    pub width: u32,
+    pub height: u32,
+    pub landscape: bool,
+    pub margin_left: u32,
+    pub margin_right: u32,
+    pub margin_top: u32,
+    pub margin_bottom: u32,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Section {
+    pub index: u32,
+    pub page: Option<PageDefinition>,
+    /// Number of text columns the section starts with.
+    pub columns: u32,
+    /// Number of section-level paragraphs (including empty ones, which carry no block).
+    pub paragraph_count: u32,
+    pub blocks: Vec<Block>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Document {
+    pub schema_version: &'static str,
+    pub format: Format,
+    /// `5.0.3.4` for HWP; the package's version for HWPX.
+    pub version: String,
+    pub compressed: bool,
+    pub distribution: bool,
+    pub metadata: Metadata,
+    pub styles: Vec<Style>,
+    pub bin_data: Vec<BinData>,
+    pub sections: Vec<Section>,
+    pub furniture: Vec<Furniture>,
+    /// Page count as last laid out by the authoring program; `None` without layout data.
+    pub pages: Option<u32>,
+    /// What lenient reading skipped or repaired, one line each.
+    pub warnings: Vec<String>,
+}
+
+impl Document {
+    pub fn new(format: Format) -> Self {
+        Document {
+            schema_version: SCHEMA_VERSION,
+            format,
+            version: String::new(),
+            compressed: false,
+            distribution: false,
+            metadata: Metadata::default(),
+            styles: Vec::new(),
+            bin_data: Vec::new(),
+            sections: Vec::new(),
+            furniture: Vec::new(),
+            pages: None,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl Block {
+    pub fn provenance(&self) -> &Provenance {
+        match self {
+            Block::Paragraph(b) => &b.provenance,
+            Block::Table(b) => &b.provenance,
+            Block::Picture(b) => &b.provenance,
+            Block::Equation(b) => &b.provenance,
+            Block::Shape(b) => &b.provenance,
+            Block::Unknown(b) => &b.provenance,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Block::Paragraph(_) => "paragraph",
+            Block::Table(_) => "table",
+            Block::Picture(_) => "picture",
+            Block::Equation(_) => "equation",
+            Block::Shape(_) => "shape",
+            Block::Unknown(_) => "unknown",
+        }
+    }
+}

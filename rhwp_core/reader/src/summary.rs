@@ -1,0 +1,123 @@
+//! Counts and metadata for `Document.summary()`, computed natively.
+
+use crate::model::{Block, Document};
+use serde::Serialize;
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Counts {
+    pub paragraphs: u64,
+    pub tables: u64,
+    pub pictures: u64,
+    pub equations: u64,
+    pub shapes: u64,
+    pub other_objects: u64,
+    pub characters: u64,
+}
+
+impl Counts {
+    fn add_blocks(&mut self, blocks: &[Block]) {
+        for b in blocks {
+            self.add(b);
+        }
+    }
+
+    fn add(&mut self, block: &Block) {
+        match block {
+            Block::Paragraph(p) => {
+                self.paragraphs += 1;
+                self.characters += p.text.chars().count() as u64;
+            }
+            Block::Table(t) => {
+                self.tables += 1;
+                self.add_blocks(&t.caption);
+                for c in &t.cells {
+                    self.add_blocks(&c.blocks);
+                }
+            }
+            Block::Picture(p) => {
+                self.pictures += 1;
+                self.add_blocks(&p.caption);
+            }
+            Block::Equation(e) => {
+                self.equations += 1;
+                self.add_blocks(&e.caption);
+            }
+            Block::Shape(s) => {
+                self.shapes += 1;
+                self.add_blocks(&s.blocks);
+                self.add_blocks(&s.caption);
+            }
+            Block::Unknown(_) => self.other_objects += 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub format: &'static str,
+    pub version: String,
+    pub schema_version: &'static str,
+    pub sections: u64,
+    /// Paragraphs with text, anywhere in the body (cells and boxes included).
+    pub paragraphs: u64,
+    pub tables: u64,
+    pub pictures: u64,
+    pub equations: u64,
+    pub shapes: u64,
+    pub other_objects: u64,
+    pub characters: u64,
+    pub headers: u64,
+    pub footers: u64,
+    pub footnotes: u64,
+    pub endnotes: u64,
+    pub pages: Option<u32>,
+    pub compressed: bool,
+    pub distribution: bool,
+    pub title: Option<String>,
+    pub subject: Option<String>,
+    pub author: Option<String>,
+    pub keywords: Option<String>,
+    pub created: Option<String>,
+    pub modified: Option<String>,
+    pub bin_data: u64,
+    pub warnings: Vec<String>,
+}
+
+pub fn summarize(doc: &Document) -> Summary {
+    let mut counts = Counts::default();
+    for s in &doc.sections {
+        counts.add_blocks(&s.blocks);
+    }
+    let furniture = |k: &str| doc.furniture.iter().filter(|f| f.kind == k).count() as u64;
+    Summary {
+        format: match doc.format {
+            crate::model::Format::Hwp => "hwp",
+            crate::model::Format::Hwpx => "hwpx",
+        },
+        version: doc.version.clone(),
+        schema_version: doc.schema_version,
+        sections: doc.sections.len() as u64,
+        paragraphs: counts.paragraphs,
+        tables: counts.tables,
+        pictures: counts.pictures,
+        equations: counts.equations,
+        shapes: counts.shapes,
+        other_objects: counts.other_objects,
+        characters: counts.characters,
+        headers: furniture("header"),
+        footers: furniture("footer"),
+        footnotes: furniture("footnote"),
+        endnotes: furniture("endnote"),
+        pages: doc.pages,
+        compressed: doc.compressed,
+        distribution: doc.distribution,
+        title: doc.metadata.title.clone(),
+        subject: doc.metadata.subject.clone(),
+        author: doc.metadata.author.clone(),
+        keywords: doc.metadata.keywords.clone(),
+        created: doc.metadata.created.clone(),
+        modified: doc.metadata.modified.clone(),
+        bin_data: doc.bin_data.len() as u64,
+        warnings: doc.warnings.clone(),
+    }
+}

@@ -1,0 +1,95 @@
+//! Plain text of a document, computed on the native model (DESIGN §3):
+//! the body in reading order — table cells, text boxes, captions and
+//! equation scripts included — then each distinct page header/footer once,
+//! then foot- and endnotes. Paragraphs are joined by `\n`.
+
+use crate::model::{Block, Document, Furniture};
+use std::collections::HashSet;
+
+/// Append the text of `blocks` to `out`, one line per paragraph.
+pub fn push_blocks(blocks: &[Block], out: &mut String) {
+    for block in blocks {
+        push_block(block, out);
+    }
+}
+
+fn push_line(line: &str, out: &mut String) {
+    if line.is_empty() {
+        return;
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(line);
+}
+
+pub fn push_block(block: &Block, out: &mut String) {
+    match block {
+        Block::Paragraph(p) => push_line(&p.text, out),
+        Block::Table(t) => {
+            push_blocks(&t.caption, out);
+            for cell in &t.cells {
+                push_blocks(&cell.blocks, out);
+            }
+        }
+        Block::Picture(p) => push_blocks(&p.caption, out),
+        Block::Equation(e) => {
+            push_line(e.script.trim(), out);
+            push_blocks(&e.caption, out);
+        }
+        Block::Shape(s) => {
+            push_blocks(&s.blocks, out);
+            push_blocks(&s.caption, out);
+        }
+        Block::Unknown(u) => {
+            if let Some(t) = &u.text {
+                push_line(t, out);
+            }
+        }
+    }
+}
+
+/// The text of one block, as `push_block` would write it.
+pub fn block_text(block: &Block) -> String {
+    let mut out = String::new();
+    push_block(block, &mut out);
+    out
+}
+
+/// Headers and footers repeat on every page (and are often stored once per
+/// section with the same words): each distinct one is written once.
+pub fn push_furniture(furniture: &[Furniture], out: &mut String) {
+    let mut seen: HashSet<String> = HashSet::new();
+    for order in [["header", "footer"], ["footnote", "endnote"]] {
+        for f in furniture.iter().filter(|f| order.contains(&f.kind.as_str())) {
+            let mut text = String::new();
+            push_blocks(&f.blocks, &mut text);
+            if text.is_empty() {
+                continue;
+            }
+            let repeating = matches!(f.kind.as_str(), "header" | "footer");
+            if repeating && !seen.insert(text.clone()) {
+                continue;
+            }
+            push_line(&text, out);
+        }
+    }
+}
+
+pub fn document_text(doc: &Document, include_furniture: bool) -> String {
+    let mut out = String::new();
+    for section in &doc.sections {
+        push_blocks(&section.blocks, &mut out);
+    }
+    if include_furniture {
+        push_furniture(&doc.furniture, &mut out);
+    }
+    out
+}
+
+/// Text of the furniture alone.
+pub fn furniture_text(doc: &Document) -> String {
+    let mut out = String::new();
+    push_furniture(&doc.furniture, &mut out);
+    out
+}

@@ -1,0 +1,105 @@
+//! The thin PyO3 layer: `rhwp_core._native`.
+//!
+//! Everything HWP lives in `rhwp-reader`; this file only moves bytes in and
+//! strings out. Reading releases the GIL, the model is immutable and shared
+//! behind an `Arc`, and it crosses into Python once, as JSON, when the IR is
+//! asked for.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use rhwp_reader::{model::Document, Options};
+use std::sync::Arc;
+
+create_exception!(
+    _native,
+    ReaderError,
+    PyException,
+    "A reader error: args are (code, message, suggestion)."
+);
+
+fn to_py_err(e: rhwp_reader::Error) -> PyErr {
+    ReaderError::new_err((e.code.as_str(), e.message, e.suggestion))
+}
+
+/// A parsed document (immutable; safe to share between threads).
+#[pyclass(frozen, module = "rhwp_core._native")]
+struct NativeDocument {
+    doc: Arc<Document>,
+}
+
+#[pymethods]
+impl NativeDocument {
+    /// All the text the document shows (DESIGN §3), paragraphs joined by `\n`.
+    fn extract_text(&self, py: Python<'_>, include_furniture: bool) -> String {
+        let doc = Arc::clone(&self.doc);
+        py.detach(move || rhwp_reader::text::document_text(&doc, include_furniture))
+    }
+
+    /// The text of page headers/footers and notes alone.
+    fn furniture_text(&self) -> String {
+        rhwp_reader::text::furniture_text(&self.doc)
+    }
+
+    /// `summary()` as JSON.
+    fn summary_json(&self) -> String {
+        serde_json::to_string(&rhwp_reader::summary::summarize(&self.doc)).unwrap_or_default()
+    }
+
+    /// The whole model as JSON: the shape of `rhwp_core.ir.HwpDocument`.
+    fn to_json(&self, py: Python<'_>) -> String {
+        let doc = Arc::clone(&self.doc);
+        py.detach(move || serde_json::to_string(&*doc).unwrap_or_default())
+    }
+
+    #[getter]
+    fn format(&self) -> &'static str {
+        match self.doc.format {
+            rhwp_reader::model::Format::Hwp => "hwp",
+            rhwp_reader::model::Format::Hwpx => "hwpx",
+        }
+    }
+
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.doc.warnings.clone()
+    }
+}
+
+fn options(strict: bool) -> Options {
+    Options { strict, ..Options::default() }
+}
+
+/// Parse a document held in memory.
+#[pyfunction]
+#[pyo3(signature = (data, strict = false))]
+fn parse_bytes(py: Python<'_>, data: &[u8], strict: bool) -> PyResult<NativeDocument> {
+    let opts = options(strict);
+    let doc = py.detach(|| rhwp_reader::read_guarded(data, &opts)).map_err(to_py_err)?;
+    Ok(NativeDocument { doc: Arc::new(doc) })
+}
+
+/// Read a file and parse it; reading the file is done without the GIL too.
+/// I/O errors surface as `OSError` subclasses (FileNotFoundError, PermissionError).
+#[pyfunction]
+#[pyo3(signature = (path, strict = false))]
+fn parse_path(py: Python<'_>, path: std::path::PathBuf, strict: bool) -> PyResult<NativeDocument> {
+    let opts = options(strict);
+    let result = py.detach(move || -> Result<Result<Document, rhwp_reader::Error>, std::io::Error> {
+        let bytes = std::fs::read(&path)?;
+        Ok(rhwp_reader::read_guarded(&bytes, &opts))
+    });
+    let doc = result?.map_err(to_py_err)?;
+    Ok(NativeDocument { doc: Arc::new(doc) })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeDocument>()?;
+    m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_path, m)?)?;
+    m.add("ReaderError", m.py().get_type::<ReaderError>())?;
+    m.add("SCHEMA_VERSION", rhwp_reader::model::SCHEMA_VERSION)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
