@@ -1,0 +1,133 @@
+"""The Python API contract (DESIGN §5): parse, Document, errors, cache, threads."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+import rhwp_core
+from rhwp_core import HwpError
+
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
+GOOD = sorted((FIXTURES / "hwp").glob("*.hwp")) + sorted((FIXTURES / "hwpx").glob("*.hwpx"))
+SAMPLE = FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp"
+
+# What each synthetic bad fixture must be refused with (DESIGN §4).
+BAD_CODES = {
+    "synthetic-a-bitflip-header.hwp": {"corrupt_document"},
+    "synthetic-a-deep-nesting.hwpx": {"too_large", "corrupt_document"},
+    "synthetic-a-empty.hwp": {"unsupported_format", "corrupt_document"},
+    "synthetic-a-hwp3-signature.hwp": {"unsupported_format"},
+    "synthetic-a-missing-section.hwpx": {"corrupt_document"},
+    "synthetic-a-png-renamed.hwp": {"unsupported_format"},
+    "synthetic-a-text-renamed.hwpx": {"unsupported_format"},
+    "synthetic-a-truncated-half.hwp": {"corrupt_document"},
+    "synthetic-a-truncated-header.hwp": {"corrupt_document"},
+    "synthetic-a-truncated.hwpx": {"corrupt_document"},
+    "synthetic-a-zip-bomb.hwpx": {"too_large", "corrupt_document"},
+    "synthetic-a-zip-not-hwpx.hwpx": {"unsupported_format"},
+}
+
+
+def test_version_and_schema() -> None:
+    assert rhwp_core.__version__
+    assert rhwp_core.SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("path", GOOD, ids=lambda p: p.name)
+def test_fixture_parses_with_text_and_summary(path: Path) -> None:
+    doc = rhwp_core.parse(path)
+    summary = doc.summary()
+    assert summary["format"] == path.suffix[1:]
+    assert summary["rhwp_core_version"] == rhwp_core.__version__
+    for key in ("sections", "paragraphs", "tables", "pictures", "pages", "title", "author", "created", "modified"):
+        assert key in summary
+    body = doc.extract_text(include_furniture=False)
+    full = doc.extract_text()
+    assert full.startswith(body)
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CODES))
+def test_bad_fixture_refused_with_code_and_suggestion(name: str) -> None:
+    with pytest.raises(HwpError) as info:
+        rhwp_core.parse(FIXTURES / "bad" / name)
+    assert info.value.code in BAD_CODES[name]
+    assert info.value.suggestion
+    assert str(info.value)
+
+
+def test_bytes_and_path_agree() -> None:
+    a = rhwp_core.parse(SAMPLE).extract_text()
+    b = rhwp_core.parse(SAMPLE.read_bytes()).extract_text()
+    assert a == b and a
+
+
+def test_format_is_sniffed_not_taken_from_the_name(tmp_path: Path) -> None:
+    renamed = tmp_path / "actually-hwp.hwpx"
+    shutil.copy(SAMPLE, renamed)
+    assert rhwp_core.parse(renamed).format == "hwp"
+
+
+def test_file_uri_accepted() -> None:
+    assert rhwp_core.parse(SAMPLE.as_uri()).extract_text() == rhwp_core.parse(SAMPLE).extract_text()
+
+
+def test_missing_file_is_file_not_found_with_code(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError) as info:
+        rhwp_core.parse(tmp_path / "nope.hwp")
+    assert getattr(info.value, "code", None) == "file_not_found"
+    assert getattr(info.value, "suggestion", "")
+
+
+def test_unreadable_file_is_permission_denied(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads everything")
+    f = tmp_path / "locked.hwp"
+    shutil.copy(SAMPLE, f)
+    f.chmod(0)
+    with pytest.raises(PermissionError) as info:
+        rhwp_core.parse(f)
+    assert getattr(info.value, "code", None) == "permission_denied"
+
+
+def test_input_file_not_modified(tmp_path: Path) -> None:
+    f = tmp_path / "doc.hwp"
+    shutil.copy(SAMPLE, f)
+    before = (f.read_bytes(), f.stat().st_mtime_ns)
+    rhwp_core.parse(f).to_ir()
+    assert (f.read_bytes(), f.stat().st_mtime_ns) == before
+
+
+def test_document_shared_between_threads() -> None:
+    doc = rhwp_core.parse(SAMPLE)
+    expected = doc.extract_text()
+    results: list[str] = []
+
+    def work() -> None:
+        for _ in range(20):
+            results.append(doc.extract_text())
+        doc.to_ir()
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [expected] * 80
+
+
+def test_cache_returns_same_document_until_file_changes(tmp_path: Path) -> None:
+    f = tmp_path / "doc.hwp"
+    shutil.copy(SAMPLE, f)
+    rhwp_core.clear_cache()
+    first = rhwp_core.load(f)
+    assert rhwp_core.load(f) is first
+    shutil.copy(FIXTURES / "hwp" / "hwplib-etc.hwp", f)
+    os.utime(f, ns=(f.stat().st_atime_ns, f.stat().st_mtime_ns + 1_000_000))
+    second = rhwp_core.load(f)
+    assert second is not first
+    assert second.extract_text() == rhwp_core.parse(FIXTURES / "hwp" / "hwplib-etc.hwp").extract_text()
