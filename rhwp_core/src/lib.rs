@@ -41,6 +41,39 @@ impl NativeDocument {
         rhwp_reader::text::furniture_text(&self.doc)
     }
 
+    /// The text of every top-level block in reading order, with where it comes from:
+    /// `(scope, section, paragraph, kind, page, text)`; scope is `body` or `furniture`
+    /// (furniture only when asked). Lets consumers (chunkers) align on blocks without the IR.
+    #[allow(clippy::type_complexity)]
+    fn block_texts(
+        &self,
+        include_furniture: bool,
+    ) -> Vec<(&'static str, u32, u32, &'static str, Option<u32>, String)> {
+        use rhwp_reader::text::block_text;
+        let mut out = Vec::new();
+        for section in &self.doc.sections {
+            for block in &section.blocks {
+                let p = block.provenance();
+                out.push(("body", p.section, p.paragraph, block.kind(), p.page, block_text(block)));
+            }
+        }
+        if include_furniture {
+            for f in &self.doc.furniture {
+                let mut text = String::new();
+                rhwp_reader::text::push_blocks(&f.blocks, &mut text);
+                let p = &f.provenance;
+                let kind: &'static str = match f.kind.as_str() {
+                    "header" => "header",
+                    "footer" => "footer",
+                    "footnote" => "footnote",
+                    _ => "endnote",
+                };
+                out.push(("furniture", p.section, p.paragraph, kind, p.page, text));
+            }
+        }
+        out
+    }
+
     /// `summary()` as JSON.
     fn summary_json(&self) -> String {
         serde_json::to_string(&rhwp_reader::summary::summarize(&self.doc)).unwrap_or_default()

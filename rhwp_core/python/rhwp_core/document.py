@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Iterator
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from . import _native
 from .errors import DocumentNotFoundError, DocumentPermissionError, HwpError, from_native
@@ -22,7 +22,19 @@ if TYPE_CHECKING:
 
 Scope = Literal["body", "furniture", "all"]
 
-__all__ = ["Document", "parse", "Scope"]
+
+class BlockText(NamedTuple):
+    """One top-level block's plain text and where it comes from."""
+
+    scope: str
+    section: int
+    paragraph: int
+    kind: str
+    page: int | None
+    text: str
+
+
+__all__ = ["BlockText", "Document", "Scope", "parse"]
 
 
 def _native_parse(source: str | os.PathLike[str] | bytes, strict: bool) -> _native.NativeDocument:
@@ -64,6 +76,14 @@ class Document:
     def extract_text(self, include_furniture: bool = True) -> str:
         """All the text the document shows: the body in reading order, then headers/footers and notes."""
         return self._native.extract_text(include_furniture)
+
+    def block_texts(self, include_furniture: bool = False) -> list[BlockText]:
+        """The plain text of each top-level block in reading order, with its provenance.
+
+        Body blocks first, then (with ``include_furniture``) headers, footers and notes; the same
+        order and text as ``extract_text`` before its header/footer de-duplication.
+        """
+        return [BlockText(*row) for row in self._native.block_texts(include_furniture)]
 
     def summary(self) -> dict[str, Any]:
         """Format, counts, metadata, page count and warnings, plus ``rhwp_core_version``."""

@@ -1,0 +1,95 @@
+"""Tool pack ``view``: an HWP/HWPX document as Markdown or as HTML.
+
+Both views render from the IR (``rhwp_core.views``); a rendered view is kept per document
+and option set, so paging through a long document renders it once.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field
+from rhwp_mcp_host import FilePath, format_call, hookimpl, page_text
+
+if TYPE_CHECKING:
+    from rhwp_core import Document
+
+Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
+MaxChars = Annotated[
+    int | None,
+    Field(ge=1, description="At most this many characters (lowered to the server's cap; default: the cap)."),
+]
+
+
+def _load(path: str) -> Document:
+    import rhwp_core
+
+    return rhwp_core.load(path)
+
+
+# Keyed on the Document object: rhwp_core.load returns the same object while the file is unchanged.
+@functools.lru_cache(maxsize=8)
+def _markdown(doc: Document, include_furniture: bool) -> str:
+    return doc.to_markdown(include_furniture=include_furniture)
+
+
+@functools.lru_cache(maxsize=8)
+def _html(doc: Document, include_css: bool, include_furniture: bool) -> str:
+    return doc.to_html(include_css=include_css, include_furniture=include_furniture)
+
+
+def to_markdown(
+    path: FilePath,
+    include_furniture: Annotated[bool, Field(description="Also render page headers and footers.")] = False,
+    offset: Offset = 0,
+    max_chars: MaxChars = None,
+) -> str:
+    """An HWP/HWPX document as Markdown (GFM): headings, bulleted and numbered lists, bold/italic/links,
+    tables (pipe tables when the grid is simple, inline HTML tables when cells merge), footnotes as
+    [^n], pictures as image references, equations as $...$. The best view for an LLM to read a document
+    with its structure.
+
+    Somewhat longer than the plain text. Long documents come in pages: a cut page ends with a line
+    `[cut at N of TOTAL characters; next: ...]` giving the exact next call.
+    """
+    text = _markdown(_load(path), include_furniture)
+
+    def next_call(next_offset: int) -> str:
+        extra: dict[str, Any] = {"include_furniture": True} if include_furniture else {}
+        return format_call("to_markdown", path=path, **extra, offset=next_offset)
+
+    return page_text(text, offset, max_chars, next_call=next_call)
+
+
+def to_html(
+    path: FilePath,
+    include_css: Annotated[bool, Field(description="Add a small stylesheet that makes tables readable.")] = False,
+    include_furniture: Annotated[bool, Field(description="Also render page headers and footers.")] = False,
+    offset: Offset = 0,
+    max_chars: MaxChars = None,
+) -> str:
+    """An HWP/HWPX document as a complete HTML5 page (lang="ko", UTF-8): semantic headings, paragraphs,
+    lists, tables with rowspan/colspan, a footnotes section, figures naming their bin data. For showing
+    a document to a person or feeding an HTML-aware pipeline; for reading, to_markdown is shorter.
+
+    Long documents come in pages (a page is a slice of the HTML source); a cut page ends with a line
+    `[cut at N of TOTAL characters; next: ...]` giving the exact next call.
+    """
+    text = _html(_load(path), include_css, include_furniture)
+
+    def next_call(next_offset: int) -> str:
+        extra: dict[str, Any] = {}
+        if include_css:
+            extra["include_css"] = True
+        if include_furniture:
+            extra["include_furniture"] = True
+        return format_call("to_html", path=path, **extra, offset=next_offset)
+
+    return page_text(text, offset, max_chars, next_call=next_call)
+
+
+@hookimpl
+def rhwp_mcp_register_tools(register: Any) -> None:
+    register(to_markdown, title="Render an HWP/HWPX document as Markdown")
+    register(to_html, title="Render an HWP/HWPX document as HTML")
