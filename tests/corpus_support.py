@@ -15,6 +15,22 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 
+# What each synthetic bad fixture must be refused with (DESIGN §4).
+BAD_CODES: dict[str, set[str]] = {
+    "synthetic-a-bitflip-header.hwp": {"corrupt_document"},
+    "synthetic-a-deep-nesting.hwpx": {"too_large", "corrupt_document"},
+    "synthetic-a-empty.hwp": {"unsupported_format", "corrupt_document"},
+    "synthetic-a-hwp3-signature.hwp": {"unsupported_format"},
+    "synthetic-a-missing-section.hwpx": {"corrupt_document"},
+    "synthetic-a-png-renamed.hwp": {"unsupported_format"},
+    "synthetic-a-text-renamed.hwpx": {"unsupported_format"},
+    "synthetic-a-truncated-half.hwp": {"corrupt_document"},
+    "synthetic-a-truncated-header.hwp": {"corrupt_document"},
+    "synthetic-a-truncated.hwpx": {"corrupt_document"},
+    "synthetic-a-zip-bomb.hwpx": {"too_large", "corrupt_document"},
+    "synthetic-a-zip-not-hwpx.hwpx": {"unsupported_format"},
+}
+
 
 def _shared_dir() -> Path | None:
     candidates = []

@@ -10,27 +10,13 @@ from pathlib import Path
 import pytest
 
 import rhwp_core
+from corpus_support import BAD_CODES
 from rhwp_core import HwpError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
 GOOD = sorted((FIXTURES / "hwp").glob("*.hwp")) + sorted((FIXTURES / "hwpx").glob("*.hwpx"))
 SAMPLE = FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp"
 
-# What each synthetic bad fixture must be refused with (DESIGN §4).
-BAD_CODES = {
-    "synthetic-a-bitflip-header.hwp": {"corrupt_document"},
-    "synthetic-a-deep-nesting.hwpx": {"too_large", "corrupt_document"},
-    "synthetic-a-empty.hwp": {"unsupported_format", "corrupt_document"},
-    "synthetic-a-hwp3-signature.hwp": {"unsupported_format"},
-    "synthetic-a-missing-section.hwpx": {"corrupt_document"},
-    "synthetic-a-png-renamed.hwp": {"unsupported_format"},
-    "synthetic-a-text-renamed.hwpx": {"unsupported_format"},
-    "synthetic-a-truncated-half.hwp": {"corrupt_document"},
-    "synthetic-a-truncated-header.hwp": {"corrupt_document"},
-    "synthetic-a-truncated.hwpx": {"corrupt_document"},
-    "synthetic-a-zip-bomb.hwpx": {"too_large", "corrupt_document"},
-    "synthetic-a-zip-not-hwpx.hwpx": {"unsupported_format"},
-}
 
 
 def test_version_and_schema() -> None:
