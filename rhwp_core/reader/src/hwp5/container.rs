@@ -1,0 +1,200 @@
+//! The compound-file container of an HWP 5.0 document: the `FileHeader`
+//! stream and reading (and, when the document is compressed, inflating)
+//! the other streams, every size bounded by `Options::limits`.
+//!
+//! Compressed streams are raw deflate (RFC 1951, no zlib header).
+
+use crate::limits::Limits;
+use crate::{Error, ErrorCode, Result};
+use std::io::{Cursor, Read};
+
+/// `FileHeader` property bits (spec "파일 인식 정보", 속성).
+const FLAG_COMPRESSED: u32 = 1 << 0;
+const FLAG_PASSWORD: u32 = 1 << 1;
+const FLAG_DISTRIBUTION: u32 = 1 << 2;
+
+const SIGNATURE: &[u8] = b"HWP Document File";
+
+#[derive(Debug, Clone, Copy)]
+pub struct FileHeader {
+    /// 0xMMnnPPrr: major, minor, patch, revision.
+    pub version: u32,
+    pub compressed: bool,
+    pub distribution: bool,
+}
+
+impl FileHeader {
+    pub fn version_string(&self) -> String {
+        let v = self.version;
+        format!("{}.{}.{}.{}", v >> 24, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
+    }
+
+    /// Parse the 256-byte `FileHeader` stream (only its first 40 bytes matter here).
+    pub fn parse(data: &[u8]) -> Result<FileHeader> {
+        if data.len() < 40 {
+            return Err(Error::corrupt(format!("FileHeader stream is {} bytes, expected 256", data.len())));
+        }
+        if !data.starts_with(SIGNATURE) {
+            return Err(Error::unsupported(
+                "a compound file whose FileHeader is not an HWP 5.0 signature (not an HWP document)",
+                "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file.",
+            ));
+        }
+        let version = u32::from_le_bytes([data[32], data[33], data[34], data[35]]);
+        let flags = u32::from_le_bytes([data[36], data[37], data[38], data[39]]);
+        if flags & FLAG_PASSWORD != 0 {
+            return Err(Error::unsupported(
+                "the document is password-protected (encrypted), which rhwp_core cannot read",
+                "Open it in Hancom Office, remove the password (File > Document Security / 문서 암호 해제), \
+                 save it, and try again.",
+            ));
+        }
+        if version >> 24 != 5 {
+            return Err(Error::unsupported(
+                format!("HWP version {} is not 5.x", version >> 24),
+                "Open it in Hancom Office and save it as HWP 5.0 (.hwp) or HWPX (.hwpx).",
+            ));
+        }
+        Ok(FileHeader {
+            version,
+            compressed: flags & FLAG_COMPRESSED != 0,
+            distribution: flags & FLAG_DISTRIBUTION != 0,
+        })
+    }
+}
+
+/// An opened compound file plus the running total of inflated bytes.
+pub struct Container<'a> {
+    cfb: cfb::CompoundFile<Cursor<&'a [u8]>>,
+    limits: Limits,
+    total: u64,
+}
+
+fn io_corrupt(what: &str, e: std::io::Error) -> Error {
+    Error::corrupt(format!("{what}: {e}"))
+}
+
+impl<'a> Container<'a> {
+    pub fn open(bytes: &'a [u8], limits: Limits) -> Result<Self> {
+        let cfb = cfb::CompoundFile::open(Cursor::new(bytes))
+            .map_err(|e| io_corrupt("the compound-file structure is damaged", e))?;
+        Ok(Container { cfb, limits, total: 0 })
+    }
+
+    pub fn exists(&self, path: &str) -> bool {
+        self.cfb.is_stream(path)
+    }
+
+    /// Names of the streams directly inside storage `dir` (e.g. `BodyText`).
+    pub fn stream_names(&self, dir: &str) -> Vec<(String, u64)> {
+        match self.cfb.read_storage(dir) {
+            Ok(entries) => entries.filter(|e| e.is_stream()).map(|e| (e.name().to_string(), e.len())).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn account(&mut self, n: u64, what: &str) -> Result<()> {
+        self.total = self.total.saturating_add(n);
+        if self.total > self.limits.max_total_bytes {
+            return Err(Error::too_large(format!(
+                "{what}: the document's streams exceed {} bytes in total",
+                self.limits.max_total_bytes
+            )));
+        }
+        Ok(())
+    }
+
+    /// The stored bytes of a stream, bounded by the per-stream limit.
+    pub fn read_raw(&mut self, path: &str) -> Result<Vec<u8>> {
+        let max = self.limits.max_stream_bytes;
+        let mut stream = self.cfb.open_stream(path).map_err(|e| io_corrupt(path, e))?;
+        let claimed = stream.len();
+        if claimed > max {
+            return Err(Error::too_large(format!("{path}: stream of {claimed} bytes exceeds the {max}-byte limit")));
+        }
+        // The claimed length is bounded by `max` and by the container (cfb checks the sector chain
+        // as it reads), so reserving it is safe.
+        let mut out = Vec::with_capacity(claimed as usize);
+        stream.read_to_end(&mut out).map_err(|e| io_corrupt(path, e))?;
+        self.account(out.len() as u64, path)?;
+        Ok(out)
+    }
+
+    /// A stream's content: read, then inflated when `compressed`.
+    pub fn read_stream(&mut self, path: &str, compressed: bool) -> Result<Vec<u8>> {
+        let raw = self.read_raw(path)?;
+        if !compressed {
+            return Ok(raw);
+        }
+        let out = inflate(&raw, self.limits.max_stream_bytes).map_err(|e| e.context(path))?;
+        self.account(out.len() as u64, path)?;
+        Ok(out)
+    }
+
+    /// Inflate bytes that did not come straight from a stream (decrypted `ViewText`).
+    pub fn inflate_accounted(&mut self, raw: &[u8], what: &str) -> Result<Vec<u8>> {
+        let out = inflate(raw, self.limits.max_stream_bytes).map_err(|e| e.context(what))?;
+        self.account(out.len() as u64, what)?;
+        Ok(out)
+    }
+}
+
+/// Raw-deflate inflation, refusing to produce more than `max` bytes.
+pub fn inflate(raw: &[u8], max: u64) -> Result<Vec<u8>> {
+    let decoder = flate2::read::DeflateDecoder::new(raw);
+    // Typical HWP compression ratio is 3–8×; start there, never above the limit.
+    let guess = (raw.len() as u64).saturating_mul(4).min(max).min(64 << 20) as usize;
+    let mut out = Vec::with_capacity(guess);
+    let mut limited = decoder.take(max.saturating_add(1));
+    match limited.read_to_end(&mut out) {
+        Ok(_) => {}
+        Err(e) => {
+            // A stream cut short or bit-damaged: the deflate data does not decode.
+            return Err(Error::corrupt(format!("compressed data is damaged ({e})")));
+        }
+    }
+    if out.len() as u64 > max {
+        return Err(Error::too_large(format!("a stream inflates to more than the {max}-byte limit")));
+    }
+    Ok(out)
+}
+
+/// Whether an error came from a limit (those are never downgraded to warnings about one section).
+pub fn is_limit(e: &Error) -> bool {
+    e.code == ErrorCode::TooLarge
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(flags: u32, version: u32) -> Vec<u8> {
+        let mut h = vec![0u8; 256];
+        h[..SIGNATURE.len()].copy_from_slice(SIGNATURE);
+        h[32..36].copy_from_slice(&version.to_le_bytes());
+        h[36..40].copy_from_slice(&flags.to_le_bytes());
+        h
+    }
+
+    #[test]
+    fn header_flags() {
+        let h = FileHeader::parse(&header(0b101, 0x0500_0304)).unwrap();
+        assert!(h.compressed && h.distribution);
+        assert_eq!(h.version_string(), "5.0.3.4");
+        let e = FileHeader::parse(&header(0b10, 0x0500_0304)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+        assert!(e.suggestion.contains("password"));
+        assert_eq!(FileHeader::parse(&[0; 10]).unwrap_err().code, ErrorCode::CorruptDocument);
+    }
+
+    #[test]
+    fn inflate_bounds() {
+        use std::io::Write;
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(&vec![0u8; 100_000]).unwrap();
+        let raw = enc.finish().unwrap();
+        assert_eq!(inflate(&raw, 100_000).unwrap().len(), 100_000);
+        assert_eq!(inflate(&raw, 99_999).unwrap_err().code, ErrorCode::TooLarge);
+        assert_eq!(inflate(&raw[..raw.len() / 2], 1 << 20).unwrap_err().code, ErrorCode::CorruptDocument);
+    }
+}
