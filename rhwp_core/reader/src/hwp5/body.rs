@@ -9,12 +9,16 @@
 //!
 //! Pages are "as last laid out by the authoring program": Hancom stores the
 //! layout of every line (PARA_LINE_SEG: start, vertical position, column
-//! offset, flags) at save time. A new page starts at a line whose flags say
-//! "first line of a page" (bit 0), or whose vertical position falls back
-//! while the column does not move right (a column move on the same page also
-//! resets the vertical position), or at the first line of a new section.
-//! Paragraphs without line segments advance the page only at an explicit page
-//! break. A document without any line segment has `pages: None`.
+//! offset, flags) at save time. A new page starts at the first line of a new
+//! section, at a line whose flags say "first line of a page" (bit 0; few files
+//! set it), or when the text moves past the last column: a line flagged "first
+//! line of a column" (bit 1) or whose vertical position falls back moves to the
+//! next column, and with N columns in effect (`cold`) every Nth move is a new
+//! page. A paragraph that changes the column layout starts a new column region
+//! on the same page. Paragraphs without line segments advance the page only at
+//! an explicit page break. A table spanning several pages is one line of its
+//! anchoring paragraph, so pages it fills alone are not counted. A document
+//! without any line segment has `pages: None`.
 
 use super::doc_info::{format_number, DocInfo, HeadKind};
 use super::record::{subtree_end, tag, Reader, Record};
@@ -27,36 +31,56 @@ use crate::{Error, Result};
 pub struct PageTracker {
     pub page: u32,
     prev_vpos: i32,
-    prev_col_x: i32,
+    /// Text columns in effect and the one being filled (0-based).
+    columns: u32,
+    column: u32,
     /// Whether any section-level line segment was seen (else pages are unknown).
     pub has_layout: bool,
     new_section: bool,
 }
 
+/// Line-segment flag bits (spec "문단의 레이아웃", tag): first line of a page / of a column.
+const LINE_FIRST_IN_PAGE: u32 = 1 << 0;
+const LINE_FIRST_IN_COLUMN: u32 = 1 << 1;
+
 impl PageTracker {
     pub fn start_section(&mut self) {
         self.new_section = true;
+        self.columns = 1;
     }
 
-    fn line(&mut self, vpos: i32, col_x: i32, flags: u32) -> u32 {
+    /// One section-level line. `new_columns` is set on the first line of a paragraph that
+    /// changes the column layout: its lines start a new column region on the same page, whose
+    /// vertical positions start again from 0 without meaning a new page.
+    fn line(&mut self, vpos: i32, flags: u32, new_columns: Option<u32>) -> u32 {
         if self.page == 0 {
             self.page = 1;
-        } else if self.new_section
-            || flags & 1 != 0
-            || (vpos < self.prev_vpos && col_x <= self.prev_col_x)
-        {
+            self.column = 0;
+        } else if self.new_section || flags & LINE_FIRST_IN_PAGE != 0 {
             self.page += 1;
+            self.column = 0;
+        } else if new_columns.is_some() {
+            self.column = 0;
+        } else if flags & LINE_FIRST_IN_COLUMN != 0 || vpos < self.prev_vpos {
+            self.column += 1;
+            if self.column >= self.columns.max(1) {
+                self.page += 1;
+                self.column = 0;
+            }
+        }
+        if let Some(n) = new_columns {
+            self.columns = n.max(1);
         }
         self.new_section = false;
         self.has_layout = true;
         self.prev_vpos = vpos;
-        self.prev_col_x = col_x;
         self.page
     }
 
     fn explicit_break(&mut self) {
         if self.page > 0 {
             self.page += 1;
+            self.column = 0;
         }
     }
 
@@ -276,16 +300,19 @@ impl<'a> Ctx<'a> {
                     pages.explicit_break();
                 }
             } else {
+                // A column definition in this paragraph changes the layout from its first line on.
+                let mut new_columns = ctrls.iter().find_map(|&c| {
+                    let d = self.data(c);
+                    (&super::record::ctrl_id(d) == b"cold").then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
+                });
                 line_pages.reserve(segs.len() / 36);
                 for seg in segs.chunks_exact(36) {
                     let mut r = Reader::new(seg);
                     let start = r.u32();
                     let vpos = r.i32();
-                    r.skip(16);
-                    let col_x = r.i32();
-                    r.skip(4);
+                    r.skip(24);
                     let flags = r.u32();
-                    let page = pages.line(vpos, col_x, flags);
+                    let page = pages.line(vpos, flags, new_columns.take());
                     line_pages.push((start, page));
                 }
             }

@@ -139,24 +139,40 @@ impl<'a> Container<'a> {
     }
 }
 
-/// Raw-deflate inflation, refusing to produce more than `max` bytes.
+/// Raw-deflate inflation, refusing to produce more than `max` bytes. The
+/// decoder writes straight into the output vector (no intermediate buffer);
+/// the vector starts at a typical HWP ratio and doubles, never beyond `max`.
 pub fn inflate(raw: &[u8], max: u64) -> Result<Vec<u8>> {
-    let decoder = flate2::read::DeflateDecoder::new(raw);
-    // Typical HWP compression ratio is 3–8×; start there, never above the limit.
-    let guess = (raw.len() as u64).saturating_mul(4).min(max).min(64 << 20) as usize;
-    let mut out = Vec::with_capacity(guess);
-    let mut limited = decoder.take(max.saturating_add(1));
-    match limited.read_to_end(&mut out) {
-        Ok(_) => {}
-        Err(e) => {
-            // A stream cut short or bit-damaged: the deflate data does not decode.
-            return Err(Error::corrupt(format!("compressed data is damaged ({e})")));
+    let mut decoder = flate2::Decompress::new(false);
+    let max = usize::try_from(max).unwrap_or(usize::MAX);
+    let guess = raw.len().saturating_mul(6).clamp(4096, 64 << 20).min(max.saturating_add(1));
+    let mut out: Vec<u8> = Vec::with_capacity(guess);
+    loop {
+        let consumed = decoder.total_in() as usize;
+        let input = raw.get(consumed..).unwrap_or(&[]);
+        let status = decoder
+            .decompress_vec(input, &mut out, flate2::FlushDecompress::None)
+            .map_err(|e| Error::corrupt(format!("compressed data is damaged ({e})")))?;
+        if out.len() > max {
+            return Err(Error::too_large(format!("a stream inflates to more than the {max}-byte limit")));
+        }
+        match status {
+            flate2::Status::StreamEnd => return Ok(out),
+            _ if out.len() == out.capacity() => {
+                // Output full: grow (bounded by the limit plus one byte to detect overflow).
+                let more = out.capacity().max(4096).min(max.saturating_add(1).saturating_sub(out.len()).max(1));
+                out.reserve_exact(more);
+            }
+            _ if decoder.total_in() as usize >= raw.len() => {
+                // All input consumed without the final block: the stream was cut short.
+                return Err(Error::corrupt("compressed data ends before its final block (truncated)"));
+            }
+            _ if decoder.total_in() as usize == consumed => {
+                return Err(Error::corrupt("compressed data is damaged (no progress)"));
+            }
+            _ => {}
         }
     }
-    if out.len() as u64 > max {
-        return Err(Error::too_large(format!("a stream inflates to more than the {max}-byte limit")));
-    }
-    Ok(out)
 }
 
 /// Whether an error came from a limit (those are never downgraded to warnings about one section).

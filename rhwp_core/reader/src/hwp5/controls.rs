@@ -98,11 +98,11 @@ impl Ctx<'_> {
                 });
                 return Ok(Some(NoteRef { kind: kind.into(), number, offset }));
             }
-            // Hidden comments (숨은 설명) are not shown on the page. Measured on the corpus: the
-            // consensus of the other readers (tools/recall.py) does not include their text, so
-            // they are kept out of the body text, as an Unknown block whose `text` carries them
-            // (consumers that want them can find them; `text::document_text` prints Unknown text,
-            // so they are kept out of the text entirely by leaving `text` None and noting them).
+            // Hidden comments (숨은 설명) are notes the page does not show. Measured on the corpus:
+            // its only hidden comment (hwpswift-constitution-commentary-2007) is empty, so the
+            // readers' consensus gives no signal either way; DESIGN §3 asks for "the text the
+            // document shows", so their paragraphs are left out of the text. An Unknown block
+            // (object `hidden_comment`, no text) marks where one sits.
             b"tcmt" => {
                 out.push(Block::Unknown(Unknown {
                     object: "hidden_comment".into(),
