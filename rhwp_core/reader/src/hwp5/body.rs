@@ -380,8 +380,7 @@ impl<'a> Ctx<'a> {
                     counters[level_index].saturating_add(1)
                 };
                 // A deeper level restarts when a shallower one advances.
-                for (l, c) in counters.iter_mut().enumerate().skip(level_index + 1) {
-                    let _ = l;
+                for c in counters.iter_mut().skip(level_index + 1) {
                     *c = 0;
                 }
                 let mut current = [1u32; 7];
@@ -488,11 +487,10 @@ impl<'a> Ctx<'a> {
                             d.text.push('\t');
                             chars += 1;
                         }
-                        4 => {
-                            if fields.pop() == Some(true) {
-                                flush(&mut d, &mut run_start, &format, &link);
-                                link = None;
-                            }
+                        // Field end: pops the innermost open field (in the guard), ending its link if any.
+                        4 if fields.pop() == Some(true) => {
+                            flush(&mut d, &mut run_start, &format, &link);
+                            link = None;
                         }
                         _ => {}
                     }
