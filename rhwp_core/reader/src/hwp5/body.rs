@@ -23,7 +23,7 @@
 use super::doc_info::{format_number, DocInfo, HeadKind};
 use super::record::{subtree_end, tag, Reader, Record};
 use crate::limits::Limits;
-use crate::model::{Block, Furniture, ListMarker, NoteRef, PageDefinition, Paragraph, Provenance, Run, Section};
+use crate::model::{Block, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section};
 use crate::{Error, Result};
 
 /// Page tracking across the whole document (sections continue the count).
@@ -206,7 +206,9 @@ impl<'a> Ctx<'a> {
     /// Read the whole section: its blocks; `pages` carries the page count across sections.
     pub fn read_section(&mut self, pages: &mut PageTracker) -> Result<Section> {
         pages.start_section();
-        let mut blocks = Vec::new();
+        // About one block per two section-level paragraph records in typical documents.
+        let paragraphs = self.recs.iter().filter(|r| r.level == 0 && r.tag == tag::PARA_HEADER).count();
+        let mut blocks = Vec::with_capacity(paragraphs);
         let mut index = 0u32;
         let mut i = 0;
         let base_level = self.recs.first().map(|r| r.level).unwrap_or(0);
@@ -231,8 +233,11 @@ impl<'a> Ctx<'a> {
 
     /// Read the paragraphs that follow a LIST_HEADER at `list` (same level), as blocks.
     pub fn list(&mut self, list: usize) -> Result<Vec<Block>> {
-        let mut blocks = Vec::new();
-        let Some(header) = self.recs.get(list) else { return Ok(blocks) };
+        let Some(header) = self.recs.get(list).copied() else { return Ok(Vec::new()) };
+        // The list header starts with its paragraph count: size the vector once (most table
+        // cells hold one paragraph; a default-grown vector would reserve four blocks).
+        let count = Reader::new(header.data(self.stream)).u16() as usize;
+        let mut blocks = Vec::with_capacity(count.clamp(1, 64));
         self.depth += 1;
         if self.depth > self.limits.max_depth {
             return Err(Error::too_large(format!(
@@ -403,7 +408,19 @@ impl<'a> Ctx<'a> {
     fn decode_text(&self, raw: &[u8], shape_rec: Option<usize>, ctrls: &[usize]) -> Decoded {
         let n_units = raw.len() / 2;
         let unit = |k: usize| u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]]);
-        let mut d = Decoded { text: String::with_capacity(n_units * 3), ..Decoded::default() };
+        // Exact UTF-8 size of the ordinary characters (controls only shrink it): one pass, no regrowth.
+        let capacity: usize = (0..n_units)
+            .map(|k| match unit(k) {
+                0..=0x7F => 1,
+                0x80..=0x7FF => 2,
+                _ => 3,
+            })
+            .sum();
+        let mut d = Decoded {
+            text: String::with_capacity(capacity),
+            runs: Vec::with_capacity(shape_rec.map_or(1, |j| (self.data(j).len() / 8).clamp(1, 64))),
+            anchors: Vec::with_capacity(ctrls.len()),
+        };
 
         // Char-shape boundaries: (unit position, shape id) pairs.
         let shapes = shape_rec.map(|j| self.data(j)).unwrap_or(&[]);
@@ -449,8 +466,24 @@ impl<'a> Ctx<'a> {
                 }
                 next_boundary = boundaries.next();
             }
+            // Fast path: ordinary characters up to the next char-shape boundary.
+            let limit = next_boundary.map_or(n_units, |(p, _)| (p as usize).clamp(k + 1, n_units));
+            while k < limit {
+                let u = unit(k);
+                if u < 32 || (0xD800..0xE000).contains(&u) {
+                    break;
+                }
+                // Not a surrogate, so a valid scalar value.
+                d.text.push(char::from_u32(u as u32).unwrap_or('\u{FFFD}'));
+                chars += 1;
+                k += 1;
+            }
+            if k >= limit {
+                continue;
+            }
             let u = unit(k);
             if u >= 32 {
+                // A surrogate: a pair makes one character, a lone one U+FFFD.
                 if (0xD800..0xDC00).contains(&u) && k + 1 < n_units {
                     let lo = unit(k + 1);
                     if (0xDC00..0xE000).contains(&lo) {
@@ -461,7 +494,7 @@ impl<'a> Ctx<'a> {
                         continue;
                     }
                 }
-                d.text.push(char::from_u32(u as u32).unwrap_or('\u{FFFD}'));
+                d.text.push('\u{FFFD}');
                 chars += 1;
                 k += 1;
                 continue;
@@ -524,14 +557,6 @@ impl<'a> Ctx<'a> {
         }
         let mut r = Reader::at(data, 4 + 4 + 1);
         hyperlink_target(&r.string())
-    }
-
-    pub fn push_note_furniture(&mut self, furniture: Furniture) {
-        self.furniture.push(furniture);
-    }
-
-    pub fn note_ref(kind: &str, number: u32, offset: u32) -> NoteRef {
-        NoteRef { kind: kind.into(), number, offset }
     }
 }
 

@@ -5,7 +5,7 @@
 //! Compressed streams are raw deflate (RFC 1951, no zlib header).
 
 use crate::limits::Limits;
-use crate::{Error, ErrorCode, Result};
+use crate::{Error, Result};
 use std::io::{Cursor, Read};
 
 /// `FileHeader` property bits (spec "파일 인식 정보", 속성).
@@ -175,14 +175,10 @@ pub fn inflate(raw: &[u8], max: u64) -> Result<Vec<u8>> {
     }
 }
 
-/// Whether an error came from a limit (those are never downgraded to warnings about one section).
-pub fn is_limit(e: &Error) -> bool {
-    e.code == ErrorCode::TooLarge
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorCode;
 
     fn header(flags: u32, version: u32) -> Vec<u8> {
         let mut h = vec![0u8; 256];

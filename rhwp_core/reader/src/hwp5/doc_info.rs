@@ -173,9 +173,21 @@ fn numbering(d: &[u8]) -> Numbering {
 }
 
 fn bullet(d: &[u8]) -> char {
-    let mut r = Reader::at(d, 12);
-    let unit = r.u16();
-    char::from_u32(unit as u32).filter(|c| !c.is_control() && unit != 0).unwrap_or('•')
+    // Paragraph-head info (12 bytes), then the bullet character.
+    let unit = Reader::at(d, 12).u16();
+    match unit {
+        // Symbol-font (Wingdings) code points in the private use area: the usual bullets.
+        0xF06C => '●',
+        0xF06E => '■',
+        0xF075 => '◆',
+        0xF09F => '•',
+        0xF0A1 => '○',
+        0xF0A7 => '▪',
+        0xF0D8 => '➢',
+        0xF0FC => '✓',
+        0xE000..=0xF8FF | 0..=0x1F => '•',
+        _ => char::from_u32(unit as u32).unwrap_or('•'),
+    }
 }
 
 fn bin_data(d: &[u8], id: u32) -> BinData {
