@@ -349,8 +349,9 @@ impl<'a> Ctx<'a> {
         for (k, &c) in ctrls.iter().enumerate() {
             let (offset, unit) = decoded.anchors.get(k).copied().unwrap_or((text_chars, u32::MAX));
             if !line_pages.is_empty() {
-                let page = line_pages.iter().take_while(|l| l.0 <= unit).last().map(|l| l.1);
-                self.anchor.page = page.or(line_pages.first().map(|l| l.1));
+                // The line holding the control: the last one starting at or before it.
+                let at = line_pages.partition_point(|l| l.0 <= unit);
+                self.anchor.page = line_pages.get(at.saturating_sub(1)).map(|l| l.1);
             }
             let end = subtree_end(self.recs, c);
             if let Some(note) = self.control(c, end, offset, &mut control_blocks)? {

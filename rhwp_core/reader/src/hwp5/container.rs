@@ -68,6 +68,8 @@ pub struct Container<'a> {
     cfb: cfb::CompoundFile<Cursor<&'a [u8]>>,
     limits: Limits,
     total: u64,
+    /// Size of the whole file: no stored stream can be longer.
+    file_len: u64,
 }
 
 fn io_corrupt(what: &str, e: std::io::Error) -> Error {
@@ -78,7 +80,7 @@ impl<'a> Container<'a> {
     pub fn open(bytes: &'a [u8], limits: Limits) -> Result<Self> {
         let cfb = cfb::CompoundFile::open(Cursor::new(bytes))
             .map_err(|e| io_corrupt("the compound-file structure is damaged", e))?;
-        Ok(Container { cfb, limits, total: 0 })
+        Ok(Container { cfb, limits, total: 0, file_len: bytes.len() as u64 })
     }
 
     pub fn exists(&self, path: &str) -> bool {
@@ -112,9 +114,9 @@ impl<'a> Container<'a> {
         if claimed > max {
             return Err(Error::too_large(format!("{path}: stream of {claimed} bytes exceeds the {max}-byte limit")));
         }
-        // The claimed length is bounded by `max` and by the container (cfb checks the sector chain
-        // as it reads), so reserving it is safe.
-        let mut out = Vec::with_capacity(claimed as usize);
+        // Reserve from the claimed length only up to the file's own size: a damaged directory
+        // entry may claim far more than the file holds (cfb checks the sector chain as it reads).
+        let mut out = Vec::with_capacity(claimed.min(self.file_len) as usize);
         stream.read_to_end(&mut out).map_err(|e| io_corrupt(path, e))?;
         self.account(out.len() as u64, path)?;
         Ok(out)

@@ -76,7 +76,8 @@ impl DocInfo {
     }
 
     pub fn bin_data_name(&self, id: u32) -> Option<String> {
-        self.bin_data.iter().find(|b| b.id == id).map(|b| b.name.clone())
+        // Ids are 1-based positions in the table (assigned so in `parse`).
+        self.bin_data.get((id as usize).checked_sub(1)?).map(|b| b.name.clone())
     }
 }
 
@@ -293,13 +294,12 @@ fn roman(mut n: u32) -> String {
 
 /// Fill `size` of embedded bin data from the sizes of the `BinData/` streams.
 pub fn attach_sizes(bin_data: &mut [BinData], streams: &[(String, u64)]) {
+    let sizes: std::collections::HashMap<String, u64> =
+        streams.iter().map(|(n, len)| (n.to_ascii_lowercase(), *len)).collect();
     for b in bin_data.iter_mut().filter(|b| b.storage != "link") {
-        if let Some((_, len)) = streams.iter().find(|(n, _)| n.eq_ignore_ascii_case(&b.name)) {
-            b.size = Some(*len);
-        }
+        b.size = sizes.get(&b.name.to_ascii_lowercase()).copied();
     }
 }
-
 
 #[cfg(test)]
 mod tests {
