@@ -1,0 +1,613 @@
+//! Section streams → blocks. A section is a list of level-0 paragraphs; each
+//! paragraph's PARA_TEXT, PARA_CHAR_SHAPE, PARA_LINE_SEG and CTRL_HEADER
+//! records sit one level below its PARA_HEADER, and a control's own records
+//! (lists of nested paragraphs, tables, shapes) one level further down.
+//!
+//! Block order: for each section-level paragraph, a Paragraph block when its
+//! text is non-empty, then the blocks of its controls in the order their
+//! control characters appear in the text.
+//!
+//! Pages are "as last laid out by the authoring program": Hancom stores the
+//! layout of every line (PARA_LINE_SEG: start, vertical position, column
+//! offset, flags) at save time. A new page starts at the first line of a new
+//! section, at a line whose flags say "first line of a page" (bit 0; few files
+//! set it), or when the text moves past the last column: a line flagged "first
+//! line of a column" (bit 1) or whose vertical position falls back moves to the
+//! next column, and with N columns in effect (`cold`) every Nth move is a new
+//! page. A paragraph that changes the column layout starts a new column region
+//! on the same page. Paragraphs without line segments advance the page only at
+//! an explicit page break. A table spanning several pages is one line of its
+//! anchoring paragraph, so pages it fills alone are not counted. A document
+//! without any line segment has `pages: None`.
+
+use super::doc_info::{format_number, DocInfo, HeadKind};
+use super::record::{subtree_end, tag, Reader, Record};
+use crate::limits::Limits;
+use crate::model::{Block, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section};
+use crate::{Error, Result};
+
+/// Page tracking across the whole document (sections continue the count).
+#[derive(Debug, Default)]
+pub struct PageTracker {
+    pub page: u32,
+    prev_vpos: i32,
+    /// Text columns in effect and the one being filled (0-based).
+    columns: u32,
+    column: u32,
+    /// Whether any section-level line segment was seen (else pages are unknown).
+    pub has_layout: bool,
+    new_section: bool,
+}
+
+/// Line-segment flag bits (spec "문단의 레이아웃", tag): first line of a page / of a column.
+const LINE_FIRST_IN_PAGE: u32 = 1 << 0;
+const LINE_FIRST_IN_COLUMN: u32 = 1 << 1;
+
+impl PageTracker {
+    pub fn start_section(&mut self) {
+        self.new_section = true;
+        self.columns = 1;
+    }
+
+    /// One section-level line. `new_columns` is set on the first line of a paragraph that
+    /// changes the column layout: its lines start a new column region on the same page, whose
+    /// vertical positions start again from 0 without meaning a new page.
+    fn line(&mut self, vpos: i32, flags: u32, new_columns: Option<u32>) -> u32 {
+        if self.page == 0 {
+            self.page = 1;
+            self.column = 0;
+        } else if self.new_section || flags & LINE_FIRST_IN_PAGE != 0 {
+            self.page += 1;
+            self.column = 0;
+        } else if new_columns.is_some() {
+            self.column = 0;
+        } else if flags & LINE_FIRST_IN_COLUMN != 0 || vpos < self.prev_vpos {
+            self.column += 1;
+            if self.column >= self.columns.max(1) {
+                self.page += 1;
+                self.column = 0;
+            }
+        }
+        if let Some(n) = new_columns {
+            self.columns = n.max(1);
+        }
+        self.new_section = false;
+        self.has_layout = true;
+        self.prev_vpos = vpos;
+        self.page
+    }
+
+    fn explicit_break(&mut self) {
+        if self.page > 0 {
+            self.page += 1;
+            self.column = 0;
+        }
+    }
+
+    fn current(&self) -> Option<u32> {
+        if self.page == 0 {
+            None
+        } else {
+            Some(self.page)
+        }
+    }
+}
+
+/// Where the blocks being read are anchored (the section-level paragraph).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Anchor {
+    pub paragraph: u32,
+    pub page: Option<u32>,
+}
+
+/// State while reading one section stream.
+pub struct Ctx<'a> {
+    pub stream: &'a [u8],
+    pub recs: &'a [Record],
+    pub info: &'a DocInfo,
+    pub limits: &'a Limits,
+    pub section: u32,
+    pub depth: u32,
+    pub anchor: Anchor,
+    pub furniture: Vec<Furniture>,
+    pub page_def: Option<PageDefinition>,
+    pub columns: u32,
+    /// Counters of numbered paragraphs, per numbering id and level.
+    pub counters: Vec<[u32; 7]>,
+    pub footnotes: u32,
+    pub endnotes: u32,
+}
+
+/// Control-character classes (spec "제어 문자"): how many UTF-16 units each occupies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CtrlClass {
+    /// One unit (line break, paragraph end, hyphen, non-breaking and fixed-width space, ...).
+    Char,
+    /// Eight units, data in place (tab, field end, ...).
+    Inline,
+    /// Eight units, object described by the next CTRL_HEADER.
+    Extended,
+}
+
+pub fn ctrl_class(unit: u16) -> CtrlClass {
+    match unit {
+        0 | 10 | 13 | 24..=31 => CtrlClass::Char,
+        4..=9 | 19 | 20 => CtrlClass::Inline,
+        _ => CtrlClass::Extended,
+    }
+}
+
+/// What decoding a PARA_TEXT yields besides the text.
+#[derive(Debug, Default)]
+struct Decoded {
+    text: String,
+    runs: Vec<Run>,
+    /// For each extended control in order: (char offset in text, unit position).
+    anchors: Vec<(u32, u32)>,
+}
+
+/// The hyperlink target of a `%hlk` field's command string: up to the first
+/// unescaped `;`, with `\` escapes (`http\://`) removed.
+pub fn hyperlink_target(command: &str) -> Option<String> {
+    let mut out = String::with_capacity(command.len());
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            ';' => break,
+            _ => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        None
+    } else {
+        Some(out)
+    }
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(stream: &'a [u8], recs: &'a [Record], info: &'a DocInfo, limits: &'a Limits, section: u32) -> Self {
+        Ctx {
+            stream,
+            recs,
+            info,
+            limits,
+            section,
+            depth: 0,
+            anchor: Anchor::default(),
+            furniture: Vec::new(),
+            page_def: None,
+            columns: 0,
+            counters: Vec::new(),
+            footnotes: 0,
+            endnotes: 0,
+        }
+    }
+
+    #[inline]
+    pub fn data(&self, i: usize) -> &'a [u8] {
+        self.recs.get(i).map(|r| r.data(self.stream)).unwrap_or(&[])
+    }
+
+    pub fn provenance(&self, char_start: u32, char_end: u32) -> Provenance {
+        Provenance {
+            section: self.section,
+            paragraph: self.anchor.paragraph,
+            char_start,
+            char_end,
+            page: self.anchor.page,
+        }
+    }
+
+    /// Read the whole section: its blocks; `pages` carries the page count across sections.
+    pub fn read_section(&mut self, pages: &mut PageTracker) -> Result<Section> {
+        pages.start_section();
+        // About one block per two section-level paragraph records in typical documents.
+        let paragraphs = self.recs.iter().filter(|r| r.level == 0 && r.tag == tag::PARA_HEADER).count();
+        let mut blocks = Vec::with_capacity(paragraphs);
+        let mut index = 0u32;
+        let mut i = 0;
+        let base_level = self.recs.first().map(|r| r.level).unwrap_or(0);
+        while i < self.recs.len() {
+            let r = self.recs[i];
+            let end = subtree_end(self.recs, i);
+            if r.tag == tag::PARA_HEADER && r.level == base_level {
+                self.anchor = Anchor { paragraph: index, page: None };
+                self.paragraph(i, end, Some(pages), &mut blocks)?;
+                index += 1;
+            }
+            i = end.max(i + 1);
+        }
+        Ok(Section {
+            index: self.section,
+            page: self.page_def.take(),
+            columns: self.columns.max(1),
+            paragraph_count: index,
+            blocks,
+        })
+    }
+
+    /// Read the paragraphs that follow a LIST_HEADER at `list` (same level), as blocks.
+    pub fn list(&mut self, list: usize) -> Result<Vec<Block>> {
+        let Some(header) = self.recs.get(list).copied() else { return Ok(Vec::new()) };
+        // The list header starts with its paragraph count: size the vector once (most table
+        // cells hold one paragraph; a default-grown vector would reserve four blocks).
+        let count = Reader::new(header.data(self.stream)).u16() as usize;
+        let mut blocks = Vec::with_capacity(count.clamp(1, 64));
+        self.depth += 1;
+        if self.depth > self.limits.max_depth {
+            return Err(Error::too_large(format!(
+                "objects nested more than {} deep (tables in cells in boxes ...)",
+                self.limits.max_depth
+            )));
+        }
+        let mut i = list + 1;
+        while let Some(r) = self.recs.get(i) {
+            if r.tag != tag::PARA_HEADER || r.level != header.level {
+                break;
+            }
+            let end = subtree_end(self.recs, i);
+            self.paragraph(i, end, None, &mut blocks)?;
+            i = end;
+        }
+        self.depth -= 1;
+        Ok(blocks)
+    }
+
+    /// One paragraph (PARA_HEADER at `i`, subtree up to `end`): pushes its
+    /// Paragraph block (when it has text) and its controls' blocks.
+    fn paragraph(&mut self, i: usize, end: usize, pages: Option<&mut PageTracker>, out: &mut Vec<Block>) -> Result<()> {
+        let level = self.recs[i].level;
+        let mut h = Reader::new(self.data(i));
+        let _nchars = h.u32() & 0x7FFF_FFFF;
+        let _ctrl_mask = h.u32();
+        let para_shape = h.u16();
+        let style = h.u8();
+        let break_type = h.u8();
+
+        let mut text_rec = None;
+        let mut shape_rec = None;
+        let mut line_rec = None;
+        let mut ctrls: Vec<usize> = Vec::new();
+        for j in i + 1..end {
+            let r = self.recs[j];
+            if r.level != level + 1 {
+                continue;
+            }
+            match r.tag {
+                tag::PARA_TEXT => text_rec = Some(j),
+                tag::PARA_CHAR_SHAPE => shape_rec = Some(j),
+                tag::PARA_LINE_SEG => line_rec = Some(j),
+                tag::CTRL_HEADER => ctrls.push(j),
+                _ => {}
+            }
+        }
+
+        let decoded = self.decode_text(text_rec.map(|j| self.data(j)).unwrap_or(&[]), shape_rec, &ctrls);
+
+        // Pages from the line layout of section-level paragraphs.
+        let mut line_pages: Vec<(u32, u32)> = Vec::new();
+        let break_before = if break_type & (0x04 | 0x01) != 0 {
+            Some("page".to_string())
+        } else if break_type & 0x08 != 0 {
+            Some("column".to_string())
+        } else {
+            None
+        };
+        if let Some(pages) = pages {
+            let segs = line_rec.map(|j| self.data(j)).unwrap_or(&[]);
+            if segs.len() < 36 {
+                if break_before.as_deref() == Some("page") {
+                    pages.explicit_break();
+                }
+            } else {
+                // A column definition in this paragraph changes the layout from its first line on.
+                let mut new_columns = ctrls.iter().find_map(|&c| {
+                    let d = self.data(c);
+                    (&super::record::ctrl_id(d) == b"cold").then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
+                });
+                line_pages.reserve(segs.len() / 36);
+                for seg in segs.chunks_exact(36) {
+                    let mut r = Reader::new(seg);
+                    let start = r.u32();
+                    let vpos = r.i32();
+                    r.skip(24);
+                    let flags = r.u32();
+                    let page = pages.line(vpos, flags, new_columns.take());
+                    line_pages.push((start, page));
+                }
+            }
+            self.anchor.page = line_pages.first().map(|l| l.1).or_else(|| pages.current());
+        }
+
+        let para_format = self.info.para_format(para_shape);
+        let heading_level = match para_format.head {
+            HeadKind::Outline => Some((para_format.level + 1).min(6)),
+            _ => None,
+        };
+        let list = self.list_marker(para_format.head, para_format.level, para_format.numbering_id);
+
+        let text_chars = decoded.text.chars().count() as u32;
+        let mut paragraph = Paragraph {
+            text: decoded.text,
+            runs: decoded.runs,
+            style: self.info.style_name(style).map(str::to_string),
+            heading_level,
+            list,
+            note_refs: Vec::new(),
+            break_before,
+            provenance: self.provenance(0, text_chars),
+        };
+
+        // Controls: each CTRL_HEADER pairs with the extended control character at the same rank.
+        let mut control_blocks = Vec::new();
+        let saved = self.anchor;
+        for (k, &c) in ctrls.iter().enumerate() {
+            let (offset, unit) = decoded.anchors.get(k).copied().unwrap_or((text_chars, u32::MAX));
+            if !line_pages.is_empty() {
+                // The line holding the control: the last one starting at or before it.
+                let at = line_pages.partition_point(|l| l.0 <= unit);
+                self.anchor.page = line_pages.get(at.saturating_sub(1)).map(|l| l.1);
+            }
+            let end = subtree_end(self.recs, c);
+            if let Some(note) = self.control(c, end, offset, &mut control_blocks)? {
+                paragraph.note_refs.push(note);
+            }
+            self.anchor = saved;
+        }
+        if !paragraph.text.is_empty() {
+            out.push(Block::Paragraph(paragraph));
+        }
+        out.append(&mut control_blocks);
+        Ok(())
+    }
+
+    fn list_marker(&mut self, head: HeadKind, level: u8, id: u16) -> Option<ListMarker> {
+        let level_index = (level as usize).min(6);
+        match head {
+            HeadKind::Bullet => {
+                let c = self.info.bullets.get((id as usize).checked_sub(1)?).copied().unwrap_or('•');
+                Some(ListMarker { kind: "bullet".into(), level: level + 1, marker: c.to_string() })
+            }
+            HeadKind::Number => {
+                let numbering = self.info.numberings.get((id as usize).checked_sub(1)?)?;
+                if self.counters.len() < self.info.numberings.len() {
+                    self.counters.resize(self.info.numberings.len(), [0; 7]);
+                }
+                let counters = self.counters.get_mut(id as usize - 1)?;
+                let start = |l: usize| numbering.levels.get(l).map(|n| n.start).unwrap_or(1);
+                counters[level_index] = if counters[level_index] == 0 {
+                    start(level_index)
+                } else {
+                    counters[level_index].saturating_add(1)
+                };
+                // A deeper level restarts when a shallower one advances.
+                for c in counters.iter_mut().skip(level_index + 1) {
+                    *c = 0;
+                }
+                let mut current = [1u32; 7];
+                for (l, c) in counters.iter().enumerate() {
+                    current[l] = if *c == 0 { start(l) } else { *c };
+                }
+                let shapes: Vec<u8> = numbering.levels.iter().map(|n| n.shape).collect();
+                let format = numbering.levels.get(level_index).map(|n| n.format.as_str()).unwrap_or("^1.");
+                Some(ListMarker {
+                    kind: "number".into(),
+                    level: level + 1,
+                    marker: format_number(format, &current, &shapes),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Decode PARA_TEXT: text, formatted runs and the positions of extended controls.
+    fn decode_text(&self, raw: &[u8], shape_rec: Option<usize>, ctrls: &[usize]) -> Decoded {
+        let n_units = raw.len() / 2;
+        let unit = |k: usize| u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]]);
+        // Exact UTF-8 size of the ordinary characters (controls only shrink it): one pass, no regrowth.
+        let capacity: usize = (0..n_units)
+            .map(|k| match unit(k) {
+                0..=0x7F => 1,
+                0x80..=0x7FF => 2,
+                _ => 3,
+            })
+            .sum();
+        let mut d = Decoded {
+            text: String::with_capacity(capacity),
+            runs: Vec::with_capacity(shape_rec.map_or(1, |j| (self.data(j).len() / 8).clamp(1, 64))),
+            anchors: Vec::with_capacity(ctrls.len()),
+        };
+
+        // Char-shape boundaries: (unit position, shape id) pairs.
+        let shapes = shape_rec.map(|j| self.data(j)).unwrap_or(&[]);
+        let mut boundaries = shapes.chunks_exact(8).map(|c| {
+            (u32::from_le_bytes([c[0], c[1], c[2], c[3]]), u32::from_le_bytes([c[4], c[5], c[6], c[7]]))
+        });
+        let mut next_boundary = boundaries.next();
+        let mut format = self.info.char_format(0);
+        let mut link: Option<String> = None;
+        // Stack of open fields: whether each is a hyperlink.
+        let mut fields: Vec<bool> = Vec::new();
+        let mut run_start = 0usize;
+        let mut chars = 0u32;
+        let mut ext_rank = 0usize;
+
+        let flush = |d: &mut Decoded, run_start: &mut usize, format: &super::doc_info::CharFormat, link: &Option<String>| {
+            if d.text.len() > *run_start {
+                d.runs.push(Run {
+                    text: d.text[*run_start..].to_string(),
+                    bold: format.bold,
+                    italic: format.italic,
+                    underline: format.underline,
+                    strike: format.strike,
+                    superscript: format.superscript,
+                    subscript: format.subscript,
+                    link: link.clone(),
+                });
+            }
+            *run_start = d.text.len();
+        };
+
+        let mut k = 0usize;
+        while k < n_units {
+            // Apply every char-shape boundary at or before this unit.
+            while let Some((pos, id)) = next_boundary {
+                if pos as usize > k {
+                    break;
+                }
+                let f = self.info.char_format(id);
+                if f != format {
+                    flush(&mut d, &mut run_start, &format, &link);
+                    format = f;
+                }
+                next_boundary = boundaries.next();
+            }
+            // Fast path: ordinary characters up to the next char-shape boundary.
+            let limit = next_boundary.map_or(n_units, |(p, _)| (p as usize).clamp(k + 1, n_units));
+            while k < limit {
+                let u = unit(k);
+                if u < 32 || (0xD800..0xE000).contains(&u) {
+                    break;
+                }
+                // Not a surrogate, so a valid scalar value.
+                d.text.push(char::from_u32(u as u32).unwrap_or('\u{FFFD}'));
+                chars += 1;
+                k += 1;
+            }
+            if k >= limit {
+                continue;
+            }
+            let u = unit(k);
+            if u >= 32 {
+                // A surrogate: a pair makes one character, a lone one U+FFFD.
+                if (0xD800..0xDC00).contains(&u) && k + 1 < n_units {
+                    let lo = unit(k + 1);
+                    if (0xDC00..0xE000).contains(&lo) {
+                        let c = 0x10000 + (((u as u32) - 0xD800) << 10) + (lo as u32 - 0xDC00);
+                        d.text.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                        chars += 1;
+                        k += 2;
+                        continue;
+                    }
+                }
+                d.text.push('\u{FFFD}');
+                chars += 1;
+                k += 1;
+                continue;
+            }
+            match ctrl_class(u) {
+                CtrlClass::Char => {
+                    let c = match u {
+                        10 => Some('\n'),
+                        24 => Some('-'),
+                        30 => Some('\u{A0}'),
+                        31 => Some(' '),
+                        _ => None, // 13 paragraph end, 0 and reserved codes show nothing
+                    };
+                    if let Some(c) = c {
+                        d.text.push(c);
+                        chars += 1;
+                    }
+                    k += 1;
+                }
+                CtrlClass::Inline => {
+                    match u {
+                        9 => {
+                            d.text.push('\t');
+                            chars += 1;
+                        }
+                        // Field end: pops the innermost open field (in the guard), ending its link if any.
+                        4 if fields.pop() == Some(true) => {
+                            flush(&mut d, &mut run_start, &format, &link);
+                            link = None;
+                        }
+                        _ => {}
+                    }
+                    k += 8;
+                }
+                CtrlClass::Extended => {
+                    d.anchors.push((chars, k as u32));
+                    if u == 3 {
+                        let target = ctrls.get(ext_rank).and_then(|&c| self.field_link(c));
+                        let is_link = target.is_some();
+                        if is_link {
+                            flush(&mut d, &mut run_start, &format, &link);
+                            link = target;
+                        }
+                        fields.push(is_link);
+                    }
+                    ext_rank += 1;
+                    k += 8;
+                }
+            }
+        }
+        flush(&mut d, &mut run_start, &format, &link);
+        d
+    }
+
+    /// The target of a hyperlink field (`%hlk`): command string after property (u32) and extra property (u8).
+    fn field_link(&self, c: usize) -> Option<String> {
+        let data = self.data(c);
+        if &super::record::ctrl_id(data) != b"%hlk" {
+            return None;
+        }
+        let mut r = Reader::at(data, 4 + 4 + 1);
+        hyperlink_target(&r.string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_widths() {
+        for u in [0u16, 10, 13, 24, 25, 30, 31] {
+            assert_eq!(ctrl_class(u), CtrlClass::Char, "{u}");
+        }
+        for u in [4u16, 5, 6, 7, 8, 9, 19, 20] {
+            assert_eq!(ctrl_class(u), CtrlClass::Inline, "{u}");
+        }
+        for u in [1u16, 2, 3, 11, 12, 14, 15, 16, 17, 18, 21, 22, 23] {
+            assert_eq!(ctrl_class(u), CtrlClass::Extended, "{u}");
+        }
+    }
+
+    fn units(us: &[u16]) -> Vec<u8> {
+        us.iter().flat_map(|u| u.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn decodes_every_control_class() {
+        let info = DocInfo::default();
+        let limits = Limits::default();
+        let ctx = Ctx::new(&[], &[], &info, &limits, 0);
+        let mut t: Vec<u16> = vec!['가' as u16];
+        t.extend([9, 0, 0, 0, 0, 0, 0, 9]); // tab, inline (8 units)
+        t.push('나' as u16);
+        t.extend([11, 0x6c20, 0x7462, 0, 0, 0, 0, 11]); // table, extended (8 units)
+        t.extend([10, 24, 30, 31]); // line break, hyphen, nbsp, fixed space (1 unit each)
+        t.extend([0xD83D, 0xDE00]); // surrogate pair
+        t.extend([13]);
+        let d = ctx.decode_text(&units(&t), None, &[]);
+        assert_eq!(d.text, "가\t나\n-\u{A0} 😀");
+        assert_eq!(d.anchors, vec![(3, 10)]);
+        assert_eq!(d.runs.len(), 1);
+        // A cut-off inline control at the end does not panic.
+        let d = ctx.decode_text(&units(&[65, 9, 0]), None, &[]);
+        assert_eq!(d.text, "A\t");
+        // An odd byte count is ignored.
+        assert_eq!(ctx.decode_text(&[65, 0, 66], None, &[]).text, "A");
+    }
+
+    #[test]
+    fn hyperlink_command() {
+        assert_eq!(hyperlink_target("http\\://example.com/a;1;0;0;").as_deref(), Some("http://example.com/a"));
+        assert_eq!(hyperlink_target(";"), None);
+    }
+}

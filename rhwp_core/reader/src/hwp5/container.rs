@@ -1,0 +1,214 @@
+//! The compound-file container of an HWP 5.0 document: the `FileHeader`
+//! stream and reading (and, when the document is compressed, inflating)
+//! the other streams, every size bounded by `Options::limits`.
+//!
+//! Compressed streams are raw deflate (RFC 1951, no zlib header).
+
+use crate::limits::Limits;
+use crate::{Error, Result};
+use std::io::{Cursor, Read};
+
+/// `FileHeader` property bits (spec "파일 인식 정보", 속성).
+const FLAG_COMPRESSED: u32 = 1 << 0;
+const FLAG_PASSWORD: u32 = 1 << 1;
+const FLAG_DISTRIBUTION: u32 = 1 << 2;
+
+const SIGNATURE: &[u8] = b"HWP Document File";
+
+#[derive(Debug, Clone, Copy)]
+pub struct FileHeader {
+    /// 0xMMnnPPrr: major, minor, patch, revision.
+    pub version: u32,
+    pub compressed: bool,
+    pub distribution: bool,
+}
+
+impl FileHeader {
+    pub fn version_string(&self) -> String {
+        let v = self.version;
+        format!("{}.{}.{}.{}", v >> 24, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
+    }
+
+    /// Parse the 256-byte `FileHeader` stream (only its first 40 bytes matter here).
+    pub fn parse(data: &[u8]) -> Result<FileHeader> {
+        if data.len() < 40 {
+            return Err(Error::corrupt(format!("FileHeader stream is {} bytes, expected 256", data.len())));
+        }
+        if !data.starts_with(SIGNATURE) {
+            return Err(Error::unsupported(
+                "a compound file whose FileHeader is not an HWP 5.0 signature (not an HWP document)",
+                "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file.",
+            ));
+        }
+        let version = u32::from_le_bytes([data[32], data[33], data[34], data[35]]);
+        let flags = u32::from_le_bytes([data[36], data[37], data[38], data[39]]);
+        if flags & FLAG_PASSWORD != 0 {
+            return Err(Error::unsupported(
+                "the document is password-protected (encrypted), which rhwp_core cannot read",
+                "Open it in Hancom Office, remove the password (File > Document Security / 문서 암호 해제), \
+                 save it, and try again.",
+            ));
+        }
+        if version >> 24 != 5 {
+            return Err(Error::unsupported(
+                format!("HWP version {} is not 5.x", version >> 24),
+                "Open it in Hancom Office and save it as HWP 5.0 (.hwp) or HWPX (.hwpx).",
+            ));
+        }
+        Ok(FileHeader {
+            version,
+            compressed: flags & FLAG_COMPRESSED != 0,
+            distribution: flags & FLAG_DISTRIBUTION != 0,
+        })
+    }
+}
+
+/// An opened compound file plus the running total of inflated bytes.
+pub struct Container<'a> {
+    cfb: cfb::CompoundFile<Cursor<&'a [u8]>>,
+    limits: Limits,
+    total: u64,
+    /// Size of the whole file: no stored stream can be longer.
+    file_len: u64,
+}
+
+fn io_corrupt(what: &str, e: std::io::Error) -> Error {
+    Error::corrupt(format!("{what}: {e}"))
+}
+
+impl<'a> Container<'a> {
+    pub fn open(bytes: &'a [u8], limits: Limits) -> Result<Self> {
+        let cfb = cfb::CompoundFile::open(Cursor::new(bytes))
+            .map_err(|e| io_corrupt("the compound-file structure is damaged", e))?;
+        Ok(Container { cfb, limits, total: 0, file_len: bytes.len() as u64 })
+    }
+
+    pub fn exists(&self, path: &str) -> bool {
+        self.cfb.is_stream(path)
+    }
+
+    /// Names of the streams directly inside storage `dir` (e.g. `BodyText`).
+    pub fn stream_names(&self, dir: &str) -> Vec<(String, u64)> {
+        match self.cfb.read_storage(dir) {
+            Ok(entries) => entries.filter(|e| e.is_stream()).map(|e| (e.name().to_string(), e.len())).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn account(&mut self, n: u64, what: &str) -> Result<()> {
+        self.total = self.total.saturating_add(n);
+        if self.total > self.limits.max_total_bytes {
+            return Err(Error::too_large(format!(
+                "{what}: the document's streams exceed {} bytes in total",
+                self.limits.max_total_bytes
+            )));
+        }
+        Ok(())
+    }
+
+    /// The stored bytes of a stream, bounded by the per-stream limit.
+    pub fn read_raw(&mut self, path: &str) -> Result<Vec<u8>> {
+        let max = self.limits.max_stream_bytes;
+        let mut stream = self.cfb.open_stream(path).map_err(|e| io_corrupt(path, e))?;
+        let claimed = stream.len();
+        if claimed > max {
+            return Err(Error::too_large(format!("{path}: stream of {claimed} bytes exceeds the {max}-byte limit")));
+        }
+        // Reserve from the claimed length only up to the file's own size: a damaged directory
+        // entry may claim far more than the file holds (cfb checks the sector chain as it reads).
+        let mut out = Vec::with_capacity(claimed.min(self.file_len) as usize);
+        stream.read_to_end(&mut out).map_err(|e| io_corrupt(path, e))?;
+        self.account(out.len() as u64, path)?;
+        Ok(out)
+    }
+
+    /// A stream's content: read, then inflated when `compressed`.
+    pub fn read_stream(&mut self, path: &str, compressed: bool) -> Result<Vec<u8>> {
+        let raw = self.read_raw(path)?;
+        if !compressed {
+            return Ok(raw);
+        }
+        let out = inflate(&raw, self.limits.max_stream_bytes).map_err(|e| e.context(path))?;
+        self.account(out.len() as u64, path)?;
+        Ok(out)
+    }
+
+    /// Inflate bytes that did not come straight from a stream (decrypted `ViewText`).
+    pub fn inflate_accounted(&mut self, raw: &[u8], what: &str) -> Result<Vec<u8>> {
+        let out = inflate(raw, self.limits.max_stream_bytes).map_err(|e| e.context(what))?;
+        self.account(out.len() as u64, what)?;
+        Ok(out)
+    }
+}
+
+/// Raw-deflate inflation, refusing to produce more than `max` bytes. The
+/// decoder writes straight into the output vector (no intermediate buffer);
+/// the vector starts at a typical HWP ratio and doubles, never beyond `max`.
+pub fn inflate(raw: &[u8], max: u64) -> Result<Vec<u8>> {
+    let mut decoder = flate2::Decompress::new(false);
+    let max = usize::try_from(max).unwrap_or(usize::MAX);
+    let guess = raw.len().saturating_mul(6).clamp(4096, 64 << 20).min(max.saturating_add(1));
+    let mut out: Vec<u8> = Vec::with_capacity(guess);
+    loop {
+        let consumed = decoder.total_in() as usize;
+        let input = raw.get(consumed..).unwrap_or(&[]);
+        let status = decoder
+            .decompress_vec(input, &mut out, flate2::FlushDecompress::None)
+            .map_err(|e| Error::corrupt(format!("compressed data is damaged ({e})")))?;
+        if out.len() > max {
+            return Err(Error::too_large(format!("a stream inflates to more than the {max}-byte limit")));
+        }
+        match status {
+            flate2::Status::StreamEnd => return Ok(out),
+            _ if out.len() == out.capacity() => {
+                // Output full: grow (bounded by the limit plus one byte to detect overflow).
+                let more = out.capacity().max(4096).min(max.saturating_add(1).saturating_sub(out.len()).max(1));
+                out.reserve_exact(more);
+            }
+            _ if decoder.total_in() as usize >= raw.len() => {
+                // All input consumed without the final block: the stream was cut short.
+                return Err(Error::corrupt("compressed data ends before its final block (truncated)"));
+            }
+            _ if decoder.total_in() as usize == consumed => {
+                return Err(Error::corrupt("compressed data is damaged (no progress)"));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorCode;
+
+    fn header(flags: u32, version: u32) -> Vec<u8> {
+        let mut h = vec![0u8; 256];
+        h[..SIGNATURE.len()].copy_from_slice(SIGNATURE);
+        h[32..36].copy_from_slice(&version.to_le_bytes());
+        h[36..40].copy_from_slice(&flags.to_le_bytes());
+        h
+    }
+
+    #[test]
+    fn header_flags() {
+        let h = FileHeader::parse(&header(0b101, 0x0500_0304)).unwrap();
+        assert!(h.compressed && h.distribution);
+        assert_eq!(h.version_string(), "5.0.3.4");
+        let e = FileHeader::parse(&header(0b10, 0x0500_0304)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+        assert!(e.suggestion.contains("password"));
+        assert_eq!(FileHeader::parse(&[0; 10]).unwrap_err().code, ErrorCode::CorruptDocument);
+    }
+
+    #[test]
+    fn inflate_bounds() {
+        use std::io::Write;
+        let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(&vec![0u8; 100_000]).unwrap();
+        let raw = enc.finish().unwrap();
+        assert_eq!(inflate(&raw, 100_000).unwrap().len(), 100_000);
+        assert_eq!(inflate(&raw, 99_999).unwrap_err().code, ErrorCode::TooLarge);
+        assert_eq!(inflate(&raw[..raw.len() / 2], 1 << 20).unwrap_err().code, ErrorCode::CorruptDocument);
+    }
+}

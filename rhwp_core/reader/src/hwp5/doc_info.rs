@@ -1,0 +1,315 @@
+//! The `DocInfo` stream: the tables body records refer to by index — char
+//! shapes (bold/italic/...), paragraph shapes (outline level, numbering or
+//! bullet reference), styles, numbering and bullet definitions, and the
+//! binary-data table. Only what the model uses is decoded; each record is
+//! read leniently (a short record leaves the rest of its fields at zero).
+
+use super::record::{tag, Reader, Record};
+use crate::model::{BinData, Style};
+
+/// Formatting bits of one char shape (spec "글자 모양", 속성).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CharFormat {
+    pub bold: bool,
+    pub italic: bool,
+    pub underline: bool,
+    pub strike: bool,
+    pub superscript: bool,
+    pub subscript: bool,
+}
+
+/// How a paragraph is headed (spec "문단 모양", 속성 1 bits 23–24).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum HeadKind {
+    #[default]
+    None,
+    Outline,
+    Number,
+    Bullet,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ParaFormat {
+    pub head: HeadKind,
+    /// 0-based paragraph level (bits 25–27).
+    pub level: u8,
+    /// The numbering or bullet id (1-based into the numbering/bullet table).
+    pub numbering_id: u16,
+}
+
+/// One level of a numbering definition.
+#[derive(Debug, Clone, Default)]
+pub struct NumberLevel {
+    /// The format string, `^1.` meaning "level-1 number followed by a dot".
+    pub format: String,
+    /// Number style from the paragraph-head property (bits 5–8 hold the number shape).
+    pub shape: u8,
+    pub start: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Numbering {
+    pub levels: Vec<NumberLevel>,
+}
+
+#[derive(Debug, Default)]
+pub struct DocInfo {
+    pub char_formats: Vec<CharFormat>,
+    pub para_formats: Vec<ParaFormat>,
+    pub styles: Vec<Style>,
+    pub numberings: Vec<Numbering>,
+    pub bullets: Vec<char>,
+    pub bin_data: Vec<BinData>,
+}
+
+impl DocInfo {
+    pub fn char_format(&self, id: u32) -> CharFormat {
+        self.char_formats.get(id as usize).copied().unwrap_or_default()
+    }
+
+    pub fn para_format(&self, id: u16) -> ParaFormat {
+        self.para_formats.get(id as usize).copied().unwrap_or_default()
+    }
+
+    pub fn style_name(&self, id: u8) -> Option<&str> {
+        self.styles.get(id as usize).map(|s| s.name.as_str())
+    }
+
+    pub fn bin_data_name(&self, id: u32) -> Option<String> {
+        // Ids are 1-based positions in the table (assigned so in `parse`).
+        self.bin_data.get((id as usize).checked_sub(1)?).map(|b| b.name.clone())
+    }
+}
+
+pub fn parse(stream: &[u8], records: &[Record]) -> DocInfo {
+    let mut info = DocInfo::default();
+    for r in records {
+        let d = r.data(stream);
+        match r.tag {
+            tag::CHAR_SHAPE => info.char_formats.push(char_shape(d)),
+            tag::PARA_SHAPE => info.para_formats.push(para_shape(d)),
+            tag::STYLE => {
+                let id = info.styles.len() as u32;
+                info.styles.push(style(d, id));
+            }
+            tag::NUMBERING => info.numberings.push(numbering(d)),
+            tag::BULLET => info.bullets.push(bullet(d)),
+            tag::BIN_DATA => {
+                let id = info.bin_data.len() as u32 + 1;
+                info.bin_data.push(bin_data(d, id));
+            }
+            _ => {}
+        }
+    }
+    info
+}
+
+fn char_shape(d: &[u8]) -> CharFormat {
+    // 7 face ids (u16), 7 ratios, 7 spacings, 7 relative sizes, 7 offsets (u8 each), base size (i32).
+    let mut r = Reader::at(d, 7 * 2 + 7 * 4 + 4);
+    let p = r.u32();
+    CharFormat {
+        italic: p & 1 != 0,
+        bold: p & (1 << 1) != 0,
+        // bits 2–3: underline kind, 0 = none (1 below, 3 above the text).
+        underline: (p >> 2) & 0b11 != 0,
+        superscript: p & (1 << 15) != 0,
+        subscript: p & (1 << 16) != 0,
+        // bits 18–20: strike-out kind, 0 = none.
+        strike: (p >> 18) & 0b111 != 0,
+    }
+}
+
+fn para_shape(d: &[u8]) -> ParaFormat {
+    let mut r = Reader::new(d);
+    let p = r.u32();
+    // left/right margin, indent, spacing above/below, line spacing (6 × i32), tab def id (u16).
+    r.skip(6 * 4 + 2);
+    let numbering_id = r.u16();
+    ParaFormat {
+        head: match (p >> 23) & 0b11 {
+            1 => HeadKind::Outline,
+            2 => HeadKind::Number,
+            3 => HeadKind::Bullet,
+            _ => HeadKind::None,
+        },
+        level: ((p >> 25) & 0b111) as u8,
+        numbering_id,
+    }
+}
+
+fn style(d: &[u8], id: u32) -> Style {
+    let mut r = Reader::new(d);
+    let name = r.string();
+    let english = r.string();
+    let kind = r.u8() & 0b111;
+    Style {
+        id,
+        name,
+        english_name: if english.is_empty() { None } else { Some(english) },
+        kind: if kind == 1 { "character" } else { "paragraph" }.to_string(),
+    }
+}
+
+fn numbering(d: &[u8]) -> Numbering {
+    let mut r = Reader::new(d);
+    let mut levels = Vec::with_capacity(7);
+    for _ in 0..7 {
+        // Paragraph-head info: property (u32), width adjust (u16), distance (u16), char shape (u32).
+        let p = r.u32();
+        r.skip(2 + 2 + 4);
+        let format = r.string();
+        levels.push(NumberLevel { format, shape: ((p >> 5) & 0xF) as u8, start: 1 });
+        if r.short {
+            break;
+        }
+    }
+    let start = r.u16() as u32;
+    // Per-level start numbers (5.0.2.5 and later).
+    for level in levels.iter_mut() {
+        let s = r.u32();
+        level.start = if r.short { start.max(1) } else { s.max(1) };
+    }
+    Numbering { levels }
+}
+
+fn bullet(d: &[u8]) -> char {
+    // Paragraph-head info (12 bytes), then the bullet character.
+    let unit = Reader::at(d, 12).u16();
+    match unit {
+        // Symbol-font (Wingdings) code points in the private use area: the usual bullets.
+        0xF06C => '●',
+        0xF06E => '■',
+        0xF075 => '◆',
+        0xF09F => '•',
+        0xF0A1 => '○',
+        0xF0A7 => '▪',
+        0xF0D8 => '➢',
+        0xF0FC => '✓',
+        0xE000..=0xF8FF | 0..=0x1F => '•',
+        _ => char::from_u32(unit as u32).unwrap_or('•'),
+    }
+}
+
+fn bin_data(d: &[u8], id: u32) -> BinData {
+    let mut r = Reader::new(d);
+    let p = r.u16();
+    match p & 0xF {
+        0 => {
+            let absolute = r.string();
+            let relative = r.string();
+            let name = if absolute.is_empty() { relative } else { absolute };
+            let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+            BinData { id, storage: "link".into(), name, extension, size: None }
+        }
+        kind => {
+            let stream_id = r.u16();
+            let ext = r.string();
+            // Embedded items live in `BinData/BIN%04X.<ext>` (hexadecimal id).
+            let ext = if ext.is_empty() && kind == 2 { "OLE".to_string() } else { ext };
+            let name = if ext.is_empty() { format!("BIN{stream_id:04X}") } else { format!("BIN{stream_id:04X}.{ext}") };
+            BinData {
+                id,
+                storage: if kind == 2 { "storage" } else { "embedding" }.into(),
+                name,
+                extension: if ext.is_empty() { None } else { Some(ext.to_ascii_lowercase()) },
+                size: None,
+            }
+        }
+    }
+}
+
+/// The bullet or number text of a paragraph head, best effort: `^N` in a
+/// numbering format is replaced by level N's current counter.
+pub fn format_number(format: &str, counters: &[u32], shapes: &[u8]) -> String {
+    let mut out = String::with_capacity(format.len() + 4);
+    let mut chars = format.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '^' {
+            if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                chars.next();
+                let i = (d as usize).saturating_sub(1);
+                let n = counters.get(i).copied().unwrap_or(1);
+                push_number(&mut out, n, shapes.get(i).copied().unwrap_or(0));
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Number shapes (spec "문단 번호 형식"): 0 1,2,3; 1 circled; 2 I,II; 3 i,ii; 4 A,B; 5 a,b;
+/// 8 가,나; 10 ㄱ,ㄴ; 12 일,이; others fall back to digits.
+fn push_number(out: &mut String, n: u32, shape: u8) {
+    const GA: [char; 14] = ['가', '나', '다', '라', '마', '바', '사', '아', '자', '차', '카', '타', '파', '하'];
+    const GIYEOK: [char; 14] = ['ㄱ', 'ㄴ', 'ㄷ', 'ㄹ', 'ㅁ', 'ㅂ', 'ㅅ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ'];
+    let idx = n.saturating_sub(1) as usize;
+    match shape {
+        1 if (1..=20).contains(&n) => out.push(char::from_u32(0x2460 + n - 1).unwrap_or('?')),
+        2 | 3 if (1..=3999).contains(&n) => {
+            let roman = roman(n);
+            if shape == 3 {
+                out.push_str(&roman.to_ascii_lowercase());
+            } else {
+                out.push_str(&roman);
+            }
+        }
+        4 if idx < 26 => out.push((b'A' + idx as u8) as char),
+        5 if idx < 26 => out.push((b'a' + idx as u8) as char),
+        8 if idx < GA.len() => out.push(GA[idx]),
+        10 if idx < GIYEOK.len() => out.push(GIYEOK[idx]),
+        _ => {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
+    }
+}
+
+fn roman(mut n: u32) -> String {
+    const TABLE: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    let mut s = String::new();
+    for (v, r) in TABLE {
+        while n >= v {
+            s.push_str(r);
+            n -= v;
+        }
+    }
+    s
+}
+
+/// Fill `size` of embedded bin data from the sizes of the `BinData/` streams.
+pub fn attach_sizes(bin_data: &mut [BinData], streams: &[(String, u64)]) {
+    let sizes: std::collections::HashMap<String, u64> =
+        streams.iter().map(|(n, len)| (n.to_ascii_lowercase(), *len)).collect();
+    for b in bin_data.iter_mut().filter(|b| b.storage != "link") {
+        b.size = sizes.get(&b.name.to_ascii_lowercase()).copied();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(format_number("^1.", &[3], &[0]), "3.");
+        assert_eq!(format_number("^2)", &[1, 2], &[0, 8]), "나)");
+        assert_eq!(format_number("(^1)", &[4], &[2]), "(IV)");
+        assert_eq!(format_number("^9^", &[], &[]), "1^");
+    }
+}

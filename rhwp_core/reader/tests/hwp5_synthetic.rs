@@ -1,0 +1,241 @@
+//! Hand-built HWP 5.0 compound files: structure (tables, notes, links, pages),
+//! limits (nesting, record counts, claimed sizes), lenient vs strict reading,
+//! and no panic on mutated real files.
+
+use rhwp_reader::model::Block;
+use rhwp_reader::{read, text, ErrorCode, Limits, Options};
+use std::io::{Cursor, Write};
+
+const PARA_HEADER: u16 = 66;
+const PARA_TEXT: u16 = 67;
+const PARA_LINE_SEG: u16 = 69;
+const CTRL_HEADER: u16 = 71;
+const LIST_HEADER: u16 = 72;
+const TABLE: u16 = 77;
+
+fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
+    let size = data.len() as u32;
+    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20)).to_le_bytes().to_vec();
+    if size >= 0xFFF {
+        v.extend_from_slice(&size.to_le_bytes());
+    }
+    v.extend_from_slice(data);
+    v
+}
+
+fn utf16(s: &str) -> Vec<u8> {
+    s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()
+}
+
+fn ctrl_char(code: u16, id: &[u8; 4]) -> Vec<u8> {
+    let mut v = code.to_le_bytes().to_vec();
+    v.extend_from_slice(&[id[3], id[2], id[1], id[0]]);
+    v.extend(std::iter::repeat_n(0u8, 8));
+    v.extend_from_slice(&code.to_le_bytes());
+    v
+}
+
+fn para_header(level: u16, break_type: u8) -> Vec<u8> {
+    let mut d = vec![0u8; 22];
+    d[11] = break_type;
+    record(PARA_HEADER, level, &d)
+}
+
+/// A paragraph at `level` with `text` (UTF-16 bytes incl. control chars) and optional line segs.
+fn paragraph(level: u16, text: &[u8], lines: &[(u32, i32)], break_type: u8) -> Vec<u8> {
+    let mut v = para_header(level, break_type);
+    let mut t = text.to_vec();
+    t.extend_from_slice(&13u16.to_le_bytes());
+    v.extend(record(PARA_TEXT, level + 1, &t));
+    if !lines.is_empty() {
+        let mut segs = Vec::new();
+        for &(start, vpos) in lines {
+            let mut s = [0u8; 36];
+            s[..4].copy_from_slice(&start.to_le_bytes());
+            s[4..8].copy_from_slice(&vpos.to_le_bytes());
+            segs.extend_from_slice(&s);
+        }
+        v.extend(record(PARA_LINE_SEG, level + 1, &segs));
+    }
+    v
+}
+
+fn ctrl_header(level: u16, id: &[u8; 4], rest: &[u8]) -> Vec<u8> {
+    let mut d = vec![id[3], id[2], id[1], id[0]];
+    d.extend_from_slice(rest);
+    record(CTRL_HEADER, level, &d)
+}
+
+fn cell(level: u16, row: u16, col: u16, inner: Vec<u8>) -> Vec<u8> {
+    let mut d = vec![1, 0, 0, 0, 0, 0, 0, 0];
+    for x in [col, row, 1, 1] {
+        d.extend_from_slice(&x.to_le_bytes());
+    }
+    let mut v = record(LIST_HEADER, level, &d);
+    v.extend(inner);
+    v
+}
+
+fn hwp(sections: &[Vec<u8>], flags: u32) -> Vec<u8> {
+    let mut cfb = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
+    let mut header = vec![0u8; 256];
+    header[..17].copy_from_slice(b"HWP Document File");
+    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
+    header[36..40].copy_from_slice(&flags.to_le_bytes());
+    cfb.create_stream("FileHeader").unwrap().write_all(&header).unwrap();
+    cfb.create_stream("DocInfo").unwrap().write_all(&[]).unwrap();
+    cfb.create_storage("BodyText").unwrap();
+    for (i, s) in sections.iter().enumerate() {
+        cfb.create_stream(format!("BodyText/Section{i}")).unwrap().write_all(s).unwrap();
+    }
+    cfb.flush().unwrap();
+    cfb.into_inner().into_inner()
+}
+
+#[test]
+fn table_notes_link_and_pages() {
+    let mut text = utf16("see ");
+    let mut link_cmd = vec![0u8; 5];
+    let cmd = utf16("http\\://example.com;1;0;0;");
+    link_cmd.extend_from_slice(&((cmd.len() / 2) as u16).to_le_bytes());
+    link_cmd.extend(cmd);
+    text.extend(ctrl_char(3, b"%hlk"));
+    text.extend(utf16("site"));
+    text.extend(ctrl_char(4, b"%hlk"));
+    text.extend(ctrl_char(17, b"fn  "));
+    text.extend(ctrl_char(11, b"tbl "));
+    let mut s = paragraph(0, &text, &[(0, 0)], 0);
+    s.extend(ctrl_header(1, b"%hlk", &link_cmd));
+    s.extend(ctrl_header(1, b"fn  ", &7u32.to_le_bytes()));
+    s.extend(record(LIST_HEADER, 2, &[1, 0, 0, 0, 0, 0, 0, 0]));
+    s.extend(paragraph(2, &utf16("note"), &[], 0));
+    s.extend(ctrl_header(1, b"tbl ", &[0; 40]));
+    let mut table = vec![0u8; 4];
+    table.extend_from_slice(&1u16.to_le_bytes());
+    table.extend_from_slice(&2u16.to_le_bytes());
+    s.extend(record(TABLE, 2, &table));
+    s.extend(cell(2, 0, 1, paragraph(2, &utf16("B"), &[], 0)));
+    s.extend(cell(2, 0, 0, paragraph(2, &utf16("A"), &[], 0)));
+    // Second paragraph on a new page (vertical position falls back).
+    let mut tabbed = utf16("next");
+    tabbed.extend(ctrl_char(9, &[0; 4])); // a tab is an inline control: 8 units
+    tabbed.extend(utf16("page"));
+    s.extend(paragraph(0, &tabbed, &[(0, 5000), (12, 0)], 0));
+
+    let doc = read(&hwp(&[s], 0), &Options { strict: true, ..Options::default() }).unwrap();
+    let blocks = &doc.sections[0].blocks;
+    let Block::Paragraph(p) = &blocks[0] else { panic!("{blocks:?}") };
+    assert_eq!(p.text, "see site");
+    assert_eq!(p.runs.iter().find(|r| r.text == "site").and_then(|r| r.link.as_deref()), Some("http://example.com"));
+    assert_eq!(p.note_refs[0].number, 7);
+    assert_eq!(p.note_refs[0].offset, 8);
+    let Block::Table(t) = &blocks[1] else { panic!("{blocks:?}") };
+    assert_eq!((t.rows, t.cols, t.cells.len()), (1, 2, 2));
+    assert_eq!(text::block_text(&blocks[1]), "A\nB");
+    assert_eq!(doc.furniture[0].kind, "footnote");
+    let Block::Paragraph(p2) = &blocks[2] else { panic!() };
+    assert_eq!(p2.text, "next\tpage");
+    assert_eq!(p2.provenance.paragraph, 1);
+    assert_eq!(doc.pages, Some(2));
+    assert_eq!(text::document_text(&doc, true), "see site\nA\nB\nnext\tpage\nnote");
+}
+
+#[test]
+fn no_layout_means_unknown_pages() {
+    let s = paragraph(0, &utf16("x"), &[], 0);
+    let doc = read(&hwp(&[s], 0), &Options::default()).unwrap();
+    assert_eq!(doc.pages, None);
+}
+
+fn nested_tables(depth: usize) -> Vec<u8> {
+    // Table d's paragraph sits at level 2d, its control at 2d+1, its TABLE, cell list and the
+    // cell's paragraphs at 2d+2.
+    let mut inner = paragraph((depth * 2) as u16, &utf16("deep"), &[], 0);
+    for d in (0..depth).rev() {
+        let level = (d * 2) as u16;
+        let mut p = paragraph(level, &ctrl_char(11, b"tbl "), &[], 0);
+        p.extend(ctrl_header(level + 1, b"tbl ", &[0; 40]));
+        p.extend(record(TABLE, level + 2, &[0, 0, 0, 0, 1, 0, 1, 0]));
+        p.extend(cell(level + 2, 0, 0, inner));
+        inner = p;
+    }
+    inner
+}
+
+#[test]
+fn nesting_depth_is_bounded() {
+    let ok = read(&hwp(&[nested_tables(5)], 0), &Options::default()).unwrap();
+    assert!(text::document_text(&ok, true).contains("deep"));
+    let limits = Limits { max_depth: 4, ..Limits::default() };
+    let e = read(&hwp(&[nested_tables(5)], 0), &Options { strict: false, limits }).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TooLarge);
+    // Deeper than the level field allows (300 tables): refused, no stack overflow.
+    let e = read(&hwp(&[nested_tables(300)], 0), &Options::default()).unwrap_err();
+    assert!(matches!(e.code, ErrorCode::TooLarge | ErrorCode::CorruptDocument), "{e}");
+}
+
+#[test]
+fn claimed_sizes_and_record_counts() {
+    // A record claiming 2 GB in a tiny section.
+    let mut s = paragraph(0, &utf16("ok"), &[], 0);
+    s.extend_from_slice(&((67u32) | (1 << 10) | (0xFFF << 20)).to_le_bytes());
+    s.extend_from_slice(&2_000_000_000u32.to_le_bytes());
+    let e = read(&hwp(&[s.clone()], 0), &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::CorruptDocument);
+    // Lenient: one damaged section among two is skipped with a warning; strict: error.
+    let good = paragraph(0, &utf16("fine"), &[], 0);
+    let doc = read(&hwp(&[good.clone(), s], 0), &Options::default()).unwrap();
+    assert_eq!(doc.sections.len(), 1);
+    assert_eq!(doc.warnings.len(), 1);
+    let bad = read(&hwp(&[good.clone(), vec![1, 2, 3]], 0), &Options { strict: true, ..Options::default() });
+    assert_eq!(bad.unwrap_err().code, ErrorCode::CorruptDocument);
+    // Record-count limit.
+    let many: Vec<u8> = (0..50).flat_map(|_| paragraph(0, &utf16("x"), &[], 0)).collect();
+    let limits = Limits { max_records: 20, ..Limits::default() };
+    let e = read(&hwp(&[many], 0), &Options { strict: false, limits }).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TooLarge);
+}
+
+#[test]
+fn compressed_flag_requires_deflate() {
+    // Flag says compressed but the section is plain records: damaged.
+    let s = paragraph(0, &utf16("x"), &[], 0);
+    let e = read(&hwp(&[s], 1), &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::CorruptDocument);
+}
+
+#[test]
+fn mutated_real_files_never_panic() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/hwp");
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for name in ["hwplib-etc.hwp", "hwplib-getting_clickhere_text.hwp", "rhwp-nested-cell-pagination.hwp"] {
+        let Ok(original) = std::fs::read(root.join(name)) else { continue };
+        for round in 0..150 {
+            let mut bytes = original.clone();
+            match round % 3 {
+                0 => {
+                    for _ in 0..4 {
+                        let i = (next() as usize) % bytes.len();
+                        bytes[i] ^= 1 << (next() % 8);
+                    }
+                }
+                1 => bytes.truncate((next() as usize) % bytes.len()),
+                _ => {
+                    let i = (next() as usize) % bytes.len();
+                    let n = ((next() as usize) % 64).min(bytes.len() - i);
+                    for b in &mut bytes[i..i + n] {
+                        *b = next() as u8;
+                    }
+                }
+            }
+            // Any outcome but a panic is fine.
+            let _ = read(&bytes, &Options::default());
+        }
+    }
+}
