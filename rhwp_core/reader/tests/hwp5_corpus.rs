@@ -59,13 +59,15 @@ fn check_good(path: &Path, features: &str, failures: &mut Vec<String>) {
             if chars_of(features).unwrap_or(0) > 0 && text.trim().is_empty() {
                 failures.push(format!("{}: read but no text", path.display()));
             }
+            // Distribution documents are read from the decrypted ViewText, never from the
+            // "this is a distribution document" notice BodyText shows old viewers.
+            if distribution && (!doc.distribution || text.contains("상위 버전의 배포용 문서")) {
+                failures.push(format!("{}: distribution document not decrypted", path.display()));
+            }
             if !doc.warnings.is_empty() {
                 failures.push(format!("{}: warnings {:?}", path.display(), doc.warnings));
             }
         }
-        // Distribution documents need `distribution::decrypt_section` (another branch);
-        // until it lands they are refused as unsupported, never as damaged.
-        Err(e) if distribution && e.code == ErrorCode::UnsupportedFormat => {}
         Err(e) => failures.push(format!("{}: {} {}", path.display(), e.code.as_str(), e.message)),
     }
 }
