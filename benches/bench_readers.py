@@ -69,6 +69,7 @@ READERS: Dict[str, Tuple[Tuple[str, ...], Optional[str], str]] = {
     "kreuzberg": (("hwp",), None, "others"),
 }
 RUN_ORDER = ["ours", "rhwp-python", "unhwp", "pyhwp", "kreuzberg"]
+FLOOR = "floor"  # the raw floor row (benches/floor_example.rs), when --floor is given
 
 
 class Adapter:
@@ -507,6 +508,51 @@ def run_scaling(reader: str, python: str, env: dict, candidates: List[str], args
     return result
 
 
+def run_floor(binary: str, docs: List[dict], args, out: Path) -> Dict[str, dict]:
+    """The raw floor (benches/floor_example.rs): container open + stream inflation, per document."""
+    per_fmt: Dict[str, dict] = {}
+    log = open(out / "logs" / "floor.log", "a", encoding="utf-8")
+    try:
+        proc = subprocess.Popen([binary] + [d["path"] for d in docs], stdout=subprocess.PIPE,
+                                stderr=log, stdin=subprocess.DEVNULL)
+        try:
+            raw_out, _ = proc.communicate(timeout=args.timeout * max(1, len(docs)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raw_out, _ = proc.communicate()
+        try:
+            _, _, usage = os.wait4(proc.pid, 0)
+            maxrss = usage.ru_maxrss
+        except ChildProcessError:
+            maxrss = 0
+        try:
+            rows = {r["path"]: r for r in json.loads(raw_out.decode("utf-8"))["files"]}
+        except (ValueError, KeyError):
+            rows = {}
+    except OSError as exc:
+        rows, maxrss = {}, 0
+        log.write(f"floor: {exc}\n")
+    finally:
+        log.close()
+    for fmt in FORMATS:
+        fmt_docs = [d for d in docs if d["format"] == fmt]
+        if not fmt_docs:
+            continue
+        results = []
+        for d in fmt_docs:
+            r = rows.get(d["path"])
+            base = {"rel": d["rel"], "bytes": d["bytes"], "format": fmt}
+            if r is None or "error" in r:
+                results.append({**base, "ok": False, "error": (r or {}).get("error", "no answer from floor")})
+            else:
+                results.append({**base, "ok": True, "median_s": r["median_us"] / 1e6, "repeats": r["repeats"],
+                                "chars": 0, "inflated_bytes": r.get("inflated_bytes"),
+                                "encrypted_streams": r.get("encrypted_streams", 0)})
+        per_fmt[fmt] = {"docs": results, "maxrss_kb": maxrss, "restarts": 0,
+                        "import": {"ok": True, "version": "cfb+flate2+zip", "api": binary}}
+    return per_fmt
+
+
 # ---- correctness ------------------------------------------------------------------------------
 
 class Scorer:
@@ -576,21 +622,23 @@ def aggregate(readers: List[str], runs: Dict[str, Dict[str, dict]], docs: List[d
                       for r in readers if fmt in runs.get(r, {})}
         # The common set: documents read by every reader that read at least one document of this
         # format (a reader that reads none -- not built, refuses the format -- would empty it).
-        active = [r for r, res in per_reader.items() if any(x["ok"] for x in res.values())]
+        active = [r for r, res in per_reader.items() if r != FLOOR and any(x["ok"] for x in res.values())]
         common = [d["rel"] for d in fmt_docs
                   if active and all(per_reader[r][d["rel"]]["ok"] for r in active)]
         ours = per_reader.get("ours", {})
         for r, res in per_reader.items():
             ok = [x for x in res.values() if x["ok"]]
+            in_common = r in active or (r == FLOOR and all(res.get(rel, {}).get("ok") for rel in common))
             row: dict = {
                 "docs": len(fmt_docs), "read": len(ok), "failed": len(fmt_docs) - len(ok),
-                "empty": sum(1 for x in ok if x.get("chars", 0) == 0 or not _text_of(out, r, mode, x["rel"]).strip()),
-                "in_common_set": r in active, "common_docs": len(common),
-                "common_s": sum(res[rel]["median_s"] for rel in common) if r in active and common else None,
+                "empty": (None if r == FLOOR else
+                          sum(1 for x in ok if x.get("chars", 0) == 0 or not _text_of(out, r, mode, x["rel"]).strip())),
+                "in_common_set": in_common, "common_docs": len(common),
+                "common_s": sum(res[rel]["median_s"] for rel in common) if in_common and common else None,
                 "all_s": sum(x["median_s"] for x in ok) if ok else None,
                 "read_bytes": sum(x["bytes"] for x in ok),
                 "median_doc_ms": (statistics.median(res[rel]["median_s"] for rel in common) * 1000
-                                  if r in active and common else None),
+                                  if in_common and common else None),
                 "maxrss_mb": runs[r][fmt]["maxrss_kb"] / 1024,
                 "restarts": runs[r][fmt]["restarts"],
             }
@@ -600,7 +648,7 @@ def aggregate(readers: List[str], runs: Dict[str, Dict[str, dict]], docs: List[d
                       if ours[rel]["median_s"] > 0]
             row["ratio_vs_ours"] = geomean(ratios) if r != "ours" else (1.0 if both else None)
             row["ratio_docs"] = len(ratios)
-            if scorer.available:
+            if scorer.available and r != FLOOR:
                 scores = []
                 low = []
                 for d in fmt_docs:
@@ -643,7 +691,9 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
     lines = [f"# Reader benchmark — {meta['when']}", "",
              f"Corpus `{meta['corpus']}`: {meta['doc_counts']}. Machine: {meta['machine']}. "
              f"Per document: warm-up, then median of repeats until {meta['repeat_time']:g} s "
-             f"(max {meta['max_repeats']}); timeout {meta['timeout']:g} s.", ""]
+             f"(max {meta['max_repeats']}); timeout {meta['timeout']:g} s. "
+             f"Load average {meta['load_average']}: other work on the machine inflates times and "
+             "caps the two-thread speed-up.", ""]
     lines += ["## Readers", "", "| reader | version | API measured |", "|---|---|---|"]
     for r, imp in imports.items():
         if imp and imp.get("ok"):
@@ -661,11 +711,16 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
                       "| reader | read | failed | empty | Σ common ms | median doc ms | Σ all read ms "
                       "| MB/s | theirs/ours | peak RSS MB | recall mean | recall min | < 0.99 |",
                       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            floor = table.get(FLOOR, {}).get(fmt)
+            if floor and floor.get("ratio_vs_ours"):
+                lines.append(f"Ours against the raw floor (container + inflate): {1 / floor['ratio_vs_ours']:.2f}× "
+                             f"its time, geometric mean over {floor['ratio_docs']} documents.")
+                lines.append("")
             for r, row in rows:
                 ratio = (f"{row['ratio_vs_ours']:.2f}× (n={row['ratio_docs']})"
                          if row["ratio_vs_ours"] is not None else "—")
                 lines.append(
-                    f"| {r} | {row['read']}/{row['docs']} | {row['failed']} | {row['empty']} | "
+                    f"| {r} | {row['read']}/{row['docs']} | {row['failed']} | {_fmt(row['empty'], 'd')} | "
                     f"{_fmt(row['common_s'] and row['common_s'] * 1000, '.1f')} | "
                     f"{_fmt(row['median_doc_ms'], '.3f')} | "
                     f"{_fmt(row['all_s'] and row['all_s'] * 1000, '.1f')} | {_fmt(row['mb_per_s'], '.1f')} | "
@@ -684,6 +739,8 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
     failures = []
     for r, t in text_table.items():
         for fmt, row in t.items():
+            if r == FLOOR:
+                continue
             for rel, err in row["failures"].items():
                 failures.append(f"- {r} `{rel}`: {err}")
     if failures:
@@ -695,9 +752,17 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
     return "\n".join(lines) + "\n"
 
 
+SCALING_MAX_BYTES = 600_000
+
+
 def scaling_candidates(docs: List[dict]) -> List[str]:
-    """The largest HWP and the largest HWPX first, then the next largest of each, alternating."""
-    by_fmt = {fmt: sorted((d for d in docs if d["format"] == fmt), key=lambda d: -d["bytes"])
+    """Sizeable documents, largest HWP and largest HWPX first, alternating, then the rest.
+
+    Capped at SCALING_MAX_BYTES so that a slow pure-Python reader still gets through its loops
+    in seconds; the loops repeat each document anyway, so the size only has to be realistic.
+    """
+    by_fmt = {fmt: sorted((d for d in docs if d["format"] == fmt and d["bytes"] <= SCALING_MAX_BYTES),
+                          key=lambda d: -d["bytes"])
               for fmt in FORMATS}
     out: List[str] = []
     for i in range(max((len(v) for v in by_fmt.values()), default=0)):
@@ -731,6 +796,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--recall", type=Path, default=None,
                     help="recall.py (default: $RHWP_RECALL or <corpus>/../tools/recall.py)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--floor", metavar="BINARY",
+                    help="the floor example binary (cargo build --release -p rhwp-reader --example floor)")
     args = ap.parse_args(argv)
 
     if args.worker:
@@ -760,6 +827,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="rhwp-bench-"))
     freetype = find_freetype()
 
+    load_before = os.getloadavg()
     runs: Dict[str, Dict[str, dict]] = {}
     md_runs: Dict[str, Dict[str, dict]] = {}
     scaling: Dict[str, dict] = {}
@@ -806,13 +874,17 @@ def main(argv: Optional[List[str]] = None) -> int:
                       file=sys.stderr)
             elif not args.no_scaling:
                 scaling[r] = {"ok": False, "error": "not importable"}
+        if args.floor:
+            t0 = time.perf_counter()
+            runs[FLOOR] = run_floor(args.floor, docs, args, out)
+            print(f"[bench] floor: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
     recall_py = args.recall or (Path(os.environ["RHWP_RECALL"]) if os.environ.get("RHWP_RECALL")
                                 else args.corpus.resolve().parent / "tools" / "recall.py")
     scorer = Scorer(recall_py, out)
-    text_table = aggregate(readers, runs, docs, scorer, out, "text")
+    text_table = aggregate(readers + ([FLOOR] if FLOOR in runs else []), runs, docs, scorer, out, "text")
     md_table = aggregate([r for r in readers if r in md_runs], md_runs, docs, scorer, out, "markdown")
     counts = {fmt: sum(1 for d in docs if d["format"] == fmt) for fmt in formats}
     meta = {"when": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), "corpus": str(args.corpus),
@@ -820,7 +892,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}",
             "repeat_time": args.repeat_time, "max_repeats": args.max_repeats, "timeout": args.timeout,
             "recall": str(recall_py) if scorer.available else None, "pythons": {r: pythons[r] for r in readers},
-            "ld_preload_for_rhwp_python": freetype}
+            "ld_preload_for_rhwp_python": freetype,
+            "load_average": f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after (1-minute)"}
     report = render(meta, text_table, md_table, scaling, imports)
     out.mkdir(parents=True, exist_ok=True)
     (out / "latest.md").write_text(report, encoding="utf-8")
