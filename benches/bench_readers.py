@@ -504,7 +504,9 @@ def run_scaling(reader: str, python: str, env: dict, candidates: List[str], args
             result = {k: v for k, v in msg.items() if k != "event"}
         if msg.get("event") == "end":
             break
-    child.finish(kill=True)
+    status, _ = child.finish(kill=True)
+    if result.get("error") == "no answer":
+        result["error"] = f"worker died (exit {status})"
     return result
 
 
@@ -515,11 +517,15 @@ def run_floor(binary: str, docs: List[dict], args, out: Path) -> Dict[str, dict]
     try:
         proc = subprocess.Popen([binary] + [d["path"] for d in docs], stdout=subprocess.PIPE,
                                 stderr=log, stdin=subprocess.DEVNULL)
+        # Read, then reap with wait4 ourselves (communicate() would reap it and lose the rusage).
+        killer = threading.Timer(args.timeout * max(1, len(docs)), proc.kill)
+        killer.start()
         try:
-            raw_out, _ = proc.communicate(timeout=args.timeout * max(1, len(docs)))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raw_out, _ = proc.communicate()
+            assert proc.stdout is not None
+            raw_out = proc.stdout.read()
+            proc.stdout.close()
+        finally:
+            killer.cancel()
         try:
             _, _, usage = os.wait4(proc.pid, 0)
             maxrss = usage.ru_maxrss
@@ -741,8 +747,13 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
         for fmt, row in t.items():
             if r == FLOOR:
                 continue
+            # One line per distinct error, so a reader that refuses everything takes one line.
+            by_error: Dict[str, List[str]] = {}
             for rel, err in row["failures"].items():
-                failures.append(f"- {r} `{rel}`: {err}")
+                by_error.setdefault(err, []).append(rel)
+            for err, rels in by_error.items():
+                names = ", ".join(f"`{x}`" for x in rels[:3]) + (f" and {len(rels) - 3} more" if len(rels) > 3 else "")
+                failures.append(f"- {r} {fmt} ({len(rels)}): {err} — {names}")
     if failures:
         lines += ["", "## Failures (parse + text)", ""]
         shown = failures[:80]
@@ -814,7 +825,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         name, _, path = item.partition("=")
         if name not in READERS or not path:
             ap.error(f"--python wants READER=PATH, got {item!r}")
-        pythons[name] = path
+        # abspath, not resolve(): a venv's python is a symlink whose target is not the venv.
+        pythons[name] = os.path.abspath(path) if os.sep in path else path
     formats = [f for f in args.formats.split(",") if f in FORMATS]
     docs = discover(args.corpus, formats, args.limit)
     if not docs:
@@ -846,6 +858,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                 if fmt not in claimed:
                     continue
                 fmt_docs = [d for d in docs if d["format"] == fmt]
+                if not fmt_docs:
+                    continue
                 if imports.get(r) and not imports[r].get("ok"):
                     err = imports[r]["error"]
                     runs.setdefault(r, {})[fmt] = {"import": imports[r], "maxrss_kb": 0, "restarts": 0,
@@ -854,7 +868,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                     continue
                 t0 = time.perf_counter()
                 info = run_docs(r, python, env, "text", fmt_docs, args, out, workdir)
-                imports[r] = info["import"]
+                imports[r] = info["import"] or imports.get(r)
                 runs.setdefault(r, {})[fmt] = info
                 read = sum(1 for x in info["docs"] if x["ok"])
                 print(f"[bench] {r} {fmt} text: {read}/{len(fmt_docs)} read in {time.perf_counter() - t0:.1f} s",
