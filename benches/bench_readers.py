@@ -69,7 +69,7 @@ READERS: Dict[str, Tuple[Tuple[str, ...], Optional[str], str]] = {
     "kreuzberg": (("hwp",), None, "others"),
 }
 RUN_ORDER = ["ours", "rhwp-python", "unhwp", "pyhwp", "kreuzberg"]
-FLOOR = "floor"  # the raw floor row (benches/floor_example.rs), when --floor is given
+FLOOR = "floor"  # the raw floor row (rhwp_core/reader/examples/floor.rs), when --floor is given
 
 
 class Adapter:
@@ -511,7 +511,7 @@ def run_scaling(reader: str, python: str, env: dict, candidates: List[str], args
 
 
 def run_floor(binary: str, docs: List[dict], args, out: Path) -> Dict[str, dict]:
-    """The raw floor (benches/floor_example.rs): container open + stream inflation, per document."""
+    """The raw floor (rhwp_core/reader/examples/floor.rs): container open + stream inflation, per document."""
     per_fmt: Dict[str, dict] = {}
     log = open(out / "logs" / "floor.log", "a", encoding="utf-8")
     try:

@@ -25,7 +25,7 @@ if [ "${SKIP_FLOOR:-0}" != 1 ]; then
     cargo build --quiet --release -p rhwp-reader --example floor
     floor_args=(--floor "$repo/target/release/examples/floor")
   else
-    echo "run.sh: rhwp_core/reader/examples/floor.rs missing (copy benches/floor_example.rs there); no floor row" >&2
+    echo "run.sh: rhwp_core/reader/examples/floor.rs missing; no floor row" >&2
   fi
 fi
 
