@@ -12,6 +12,7 @@ from one place.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, Final, Literal
 
 FILE_NOT_FOUND: Final = "file_not_found"
@@ -89,6 +90,8 @@ def error_from_exception(exc: BaseException, *, tool: str, pack: str | None = No
         return error_payload(code, message, suggestion)
     if isinstance(exc, FileNotFoundError):
         where = exc.filename if exc.filename is not None else str(exc)
+        if isinstance(exc.filename, str) and not os.path.isabs(exc.filename):
+            where = f"{exc.filename} (that is, {os.path.abspath(exc.filename)})"
         return error_payload(
             FILE_NOT_FOUND,
             f"no file at {where} on the machine where the server runs",
