@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -191,6 +192,16 @@ def _call(args: argparse.Namespace) -> int:
     return 1 if is_error else 0
 
 
+def _log_to_stderr() -> None:
+    """The host's log (tracebacks of failed calls, hook failures) as plain lines on stderr."""
+    logger = logging.getLogger("rhwp_mcp_host")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("rhwp-mcp: %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+        logger.propagate = False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # fastmcp's own log lines are plain (no rich boxes) and, like ours, on stderr.
@@ -198,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
     os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
     os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
+    _log_to_stderr()
     parser = make_parser()
     args = parser.parse_args(argv)
     command = args.command or "serve"
