@@ -53,7 +53,11 @@ MESSAGES = [
         "jsonrpc": "2.0",
         "id": 1,
         "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"},
+        },
     },
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
@@ -127,7 +131,8 @@ def main() -> int:
     else:
         print(
             f"initialize + tools/list over stdio, {args.tools} tools, median of {args.repeats}: "
-            f"rhwp-mcp {result['rhwp_mcp_median_s'] * 1000:.0f} ms, bare FastMCP {result['bare_fastmcp_median_s'] * 1000:.0f} ms, "
+            f"rhwp-mcp {result['rhwp_mcp_median_s'] * 1000:.0f} ms, "
+            f"bare FastMCP {result['bare_fastmcp_median_s'] * 1000:.0f} ms, "
             f"ratio {result['ratio']:.2f} (goal <= {result['goal']})"
         )
     return 0

@@ -87,7 +87,7 @@ def rhwp_mcp_configure(config):
     CONFIG.append(config)
 '''
 
-AUDIT = '''
+AUDIT = """
 from rhwp_mcp_host import Deny, hookimpl
 
 SEEN = []
@@ -102,19 +102,19 @@ def rhwp_mcp_before_call(call):
 def rhwp_mcp_after_call(call, outcome):
     SEEN.append((call.tool, outcome.ok))
     raise ValueError("after-call hooks may fail without failing the call")
-'''
+"""
 
-IMPORT_FAILS = '''
+IMPORT_FAILS = """
 raise ImportError("this pack needs libfoo, which is not installed")
-'''
+"""
 
-TYPO = '''
+TYPO = """
 from rhwp_mcp_host import hookimpl
 
 @hookimpl
 def rhwp_mcp_register_tool(register):  # misspelt: the hook is rhwp_mcp_register_tools
     pass
-'''
+"""
 
 REGISTER_RAISES = '''
 from rhwp_mcp_host import hookimpl

@@ -6,7 +6,6 @@ import json
 import subprocess
 
 from _servers import command, cwd
-
 from rhwp_mcp_host.cli import parse_call_arguments
 
 

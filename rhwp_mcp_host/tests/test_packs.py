@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from rhwp_mcp_host.packs import load_packs
 
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rhwp_mcp_host.paging import _active_cap, current_max_chars, parse_max_chars
 
 from rhwp_mcp_host import ToolFailure, format_call, page_list, page_text
-from rhwp_mcp_host.paging import _active_cap, current_max_chars, parse_max_chars
 
 
 @pytest.fixture(autouse=True)
@@ -106,4 +106,7 @@ def test_cap_from_environment(monkeypatch):
 
 
 def test_format_call_quotes_values():
-    assert format_call("extract_text", path='C:\\a "b".hwp', offset=5) == 'extract_text(path="C:\\\\a \\"b\\".hwp", offset=5)'
+    assert (
+        format_call("extract_text", path='C:\\a "b".hwp', offset=5)
+        == 'extract_text(path="C:\\\\a \\"b\\".hwp", offset=5)'
+    )

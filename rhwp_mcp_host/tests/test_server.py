@@ -6,7 +6,6 @@ import json
 import os
 
 import pytest
-
 from rhwp_mcp_host.testing import pack_session
 
 
@@ -51,7 +50,7 @@ def test_bug_is_internal_error_without_traceback(session, caplog):
     error = session.call("boom")
     assert error["error"] == "internal_error"
     assert "boom" in error["message"] and "the widget exploded" in error["message"]
-    assert "Traceback" not in json.dumps(error) and "File \"" not in json.dumps(error)
+    assert "Traceback" not in json.dumps(error) and 'File "' not in json.dumps(error)
     assert "good" in error["suggestion"]
     # The traceback goes to the log (stderr in the command), never to the client.
     assert any(r.exc_info and "the widget exploded" in str(r.exc_info[1]) for r in caplog.records)
@@ -201,8 +200,9 @@ def test_tracing_prints_every_hook_call(installed, monkeypatch, capfd):
 
 
 def test_build_server_is_public_and_lazy():
-    import rhwp_mcp_host
     from fastmcp import FastMCP
+
+    import rhwp_mcp_host
 
     server = rhwp_mcp_host.build_server(entry_points=False, env={})
     assert isinstance(server, FastMCP)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-
 import rhwp_mcp_example_file_info as pack
 from rhwp_mcp_host.testing import pack_session
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 FILE_NOT_FOUND: Final = "file_not_found"
@@ -147,7 +148,7 @@ def _describe_schema(prop: dict[str, Any]) -> str:
 
 
 def invalid_input_from_validation(
-    errors: list[dict[str, Any]], *, tool: str, input_schema: dict[str, Any] | None
+    errors: Sequence[Mapping[str, Any]], *, tool: str, input_schema: Mapping[str, Any] | None
 ) -> dict[str, str]:
     """Turn pydantic's error list for a tool call into one ``invalid_input`` object.
 

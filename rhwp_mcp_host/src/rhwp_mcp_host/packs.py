@@ -184,6 +184,11 @@ def _fix_for(record: PackRecord, *, reinstall: bool = False) -> str:
     return f"upgrade or report it: pip install -U {record.distribution}, or {disable}"
 
 
+def _returning(obj: Any) -> Callable[[], Any]:
+    """A loader for a pack given as an object (it is already 'imported')."""
+    return lambda: obj
+
+
 def _selected(name: str, enable: Sequence[str], disable: Sequence[str]) -> bool:
     if name in disable:
         return False
@@ -233,7 +238,7 @@ def load_packs(
     for name in sorted(plugins or {}):
         obj = (plugins or {})[name]
         value = getattr(obj, "__name__", type(obj).__name__)
-        candidates.append((PackRecord(name=name, status="loaded", value=value), lambda obj=obj: obj))
+        candidates.append((PackRecord(name=name, status="loaded", value=value), _returning(obj)))
 
     known = {record.name for record, _ in candidates}
     for name in dict.fromkeys(enabled + disabled):

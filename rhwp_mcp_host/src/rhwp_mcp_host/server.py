@@ -20,7 +20,9 @@ from fastmcp.exceptions import NotFoundError
 from fastmcp.exceptions import ValidationError as FastMCPValidationError
 from fastmcp.server.middleware import Middleware
 from fastmcp.tools.base import ToolResult
-from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations
+
+# Imported from where fastmcp itself imports it: mcp.types on 3.x, mcp_types on 4.x.
+from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
 
 from . import __version__, paging
 from .contract import CallOutcome, Deny, HostConfig, ToolCall
@@ -92,7 +94,8 @@ class HostMiddleware(Middleware):
                 log.error("the before-call hook of %r raised", culprit, exc_info=exc)
                 payload = error_payload(
                     INTERNAL_ERROR,
-                    f"the before-call hook of the pack {culprit!r} failed ({type(exc).__name__}), so {name} did not run",
+                    f"the before-call hook of the pack {culprit!r} failed ({type(exc).__name__}), "
+                    f"so {name} did not run",
                     f"report it to the pack's author, or disable it with --disable {culprit}",
                 )
                 denials = []
