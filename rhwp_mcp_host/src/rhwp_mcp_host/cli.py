@@ -116,16 +116,16 @@ def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _create_host(args: argparse.Namespace) -> Any:
+def _create_host(args: argparse.Namespace, *, stdio: bool = False) -> Any:
     from .server import create_host
 
     # A pack that prints while it is imported must not corrupt the stdio protocol channel.
     with contextlib.redirect_stdout(sys.stderr):
-        return create_host(**_host_kwargs(args))
+        return create_host(**_host_kwargs(args), stdio=stdio)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    host = _create_host(args)
+    host = _create_host(args, stdio=args.transport == "stdio")
     server = host.server
     tools = sum(1 for p in host.packs.packs if p.status == "loaded" for _ in p.tools)
     if args.transport == "stdio":

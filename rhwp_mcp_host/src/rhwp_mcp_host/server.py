@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -64,12 +65,20 @@ def _text_size(result: Any) -> int:
 
 
 class HostMiddleware(Middleware):
-    def __init__(self, packs: PackSet, config: HostConfig, schemas: dict[str, dict[str, Any]]) -> None:
+    def __init__(
+        self, packs: PackSet, config: HostConfig, schemas: dict[str, dict[str, Any]], *, divert_stdout: bool = False
+    ) -> None:
         self.packs = packs
         self.config = config
         self.schemas = schemas
+        self.divert_stdout = divert_stdout
 
     async def on_call_tool(self, context: Any, call_next: Any) -> Any:
+        if self.divert_stdout and sys.stdout is not sys.stderr:
+            # Serving stdio: the transport holds its own handle on the real stdout (taken when it
+            # started), so a tool's print() must land on stderr, not between protocol messages.
+            # (mcp >= 2 also diverts file descriptor 1; mcp 1.x does not.)
+            sys.stdout = sys.stderr
         name = context.message.name
         spec = self.packs.tools.get(name)
         if spec is None or name not in self.schemas:
@@ -205,8 +214,12 @@ def create_host(
     entry_points: bool = True,
     env: Mapping[str, str] | None = None,
     name: str = "rhwp-mcp",
+    stdio: bool = False,
 ) -> Host:
-    """Load the packs and build the server (not yet running). Raises ValueError for bad settings."""
+    """Load the packs and build the server (not yet running). Raises ValueError for bad settings.
+
+    ``stdio=True`` when the server will speak over this process's stdout: tools' prints then go to stderr.
+    """
     env = dict(os.environ if env is None else env)
     if max_chars is None:
         max_chars = paging.parse_max_chars(env[paging.ENV_MAX_CHARS]) if env.get(paging.ENV_MAX_CHARS) else None
@@ -243,7 +256,7 @@ def create_host(
         for tool in built:
             server.add_tool(tool)
             schemas[tool.name] = tool.parameters
-    server.add_middleware(HostMiddleware(packs, config, schemas))
+    server.add_middleware(HostMiddleware(packs, config, schemas, divert_stdout=stdio))
     return Host(server=server, packs=packs, config=config)
 
 
