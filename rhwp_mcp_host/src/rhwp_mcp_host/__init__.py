@@ -1,0 +1,54 @@
+"""rhwp-mcp-host: the plugin contract and the server of rhwp-mcp.
+
+What a pack imports from here is cheap (no fastmcp): the hook markers, ``FilePath``, the error
+type and the paging helpers. The server itself (``build_server``) is imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .contract import CallOutcome, Deny, FilePath, HostConfig, PathArgument, Register, ToolCall, normalize_path
+from .errors import ERROR_CODES, ToolFailure
+from .hookspecs import PROJECT_NAME, hookimpl, hookspec
+from .packs import ENTRY_POINT_GROUP
+from .paging import current_max_chars, format_call, page_list, page_text
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from .server import Host, build_server, create_host
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "ERROR_CODES",
+    "PROJECT_NAME",
+    "CallOutcome",
+    "Deny",
+    "FilePath",
+    "Host",
+    "HostConfig",
+    "PathArgument",
+    "Register",
+    "ToolCall",
+    "ToolFailure",
+    "__version__",
+    "build_server",
+    "create_host",
+    "current_max_chars",
+    "format_call",
+    "hookimpl",
+    "hookspec",
+    "normalize_path",
+    "page_list",
+    "page_text",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The server pulls in fastmcp (seconds to import); packs importing the markers must not pay that.
+    if name in ("build_server", "create_host", "Host"):
+        from . import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module 'rhwp_mcp_host' has no attribute {name!r}")

@@ -1,0 +1,224 @@
+"""``rhwp-mcp``: serve (the default), list packs, or call one tool from the shell.
+
+In stdio mode nothing but the protocol goes to stdout: every message of the host is one line
+on stderr, and a pack's stray prints while it is imported are sent to stderr too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import __version__
+from .packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
+from .paging import ENV_MAX_CHARS, parse_max_chars
+
+COMMANDS = ("serve", "packs", "call")
+
+
+def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    # Sub-commands repeat the options with SUPPRESS defaults, so an option works before or after the command.
+    default: Any = argparse.SUPPRESS if suppress else None
+    parser.add_argument(
+        "--root",
+        action="append",
+        metavar="DIR",
+        default=default,
+        help="only read files under DIR (repeatable; symlinks and '..' resolved). Default: whatever the user can read",
+    )
+    parser.add_argument(
+        "--enable",
+        action="append",
+        metavar="NAME",
+        default=default,
+        help=f"load only these packs (repeatable or comma list; adds to ${ENV_ENABLE})",
+    )
+    parser.add_argument(
+        "--disable",
+        action="append",
+        metavar="NAME",
+        default=default,
+        help=f"do not load these packs (repeatable or comma list; adds to ${ENV_DISABLE})",
+    )
+    parser.add_argument(
+        "--max-chars",
+        type=parse_max_chars,
+        metavar="N",
+        default=default,
+        help=f"cap on the characters of any one response (default ${ENV_MAX_CHARS} or 40000)",
+    )
+
+
+def _add_serve(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    parser.add_argument(
+        "--transport",
+        choices=("stdio", "streamable-http", "http"),
+        default=argparse.SUPPRESS if suppress else "stdio",
+        help="stdio (default) or streamable-http (served at /mcp)",
+    )
+    parser.add_argument(
+        "--host", default=argparse.SUPPRESS if suppress else "127.0.0.1", help="HTTP bind address (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=argparse.SUPPRESS if suppress else 8000, help="HTTP port (default 8000)"
+    )
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rhwp-mcp",
+        description="MCP server for the installed rhwp-mcp tool packs (entry-point group rhwp.mcp_tools).",
+    )
+    parser.add_argument("--version", action="version", version=f"rhwp-mcp-host {__version__}")
+    _add_common(parser, suppress=False)
+    _add_serve(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", metavar="{serve,packs,call}")
+    serve = sub.add_parser("serve", help="serve MCP (the default command)")
+    _add_common(serve, suppress=True)
+    _add_serve(serve, suppress=True)
+    packs = sub.add_parser("packs", help="list discovered packs, their tools and status")
+    _add_common(packs, suppress=True)
+    packs.add_argument("--json", action="store_true", help="machine-readable output")
+    call = sub.add_parser("call", help="call one tool and print its result: rhwp-mcp call TOOL key=value ...")
+    _add_common(call, suppress=True)
+    call.add_argument("tool")
+    call.add_argument("arguments", nargs="*", metavar="key=value", help="values are parsed as JSON when they parse")
+    return parser
+
+
+def parse_call_arguments(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["path=a.hwp", "limit=5", "flag=true"]`` -> ``{"path": "a.hwp", "limit": 5, "flag": True}``."""
+    arguments: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ValueError(f"expected key=value, got {pair!r}")
+        try:
+            arguments[key] = json.loads(raw)
+        except ValueError:
+            arguments[key] = raw
+    return arguments
+
+
+def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "roots": args.root or (),
+        "enable": args.enable,
+        "disable": args.disable,
+        "max_chars": args.max_chars,
+    }
+
+
+def _create_host(args: argparse.Namespace, *, stdio: bool = False) -> Any:
+    from .server import create_host
+
+    # A pack that prints while it is imported must not corrupt the stdio protocol channel.
+    with contextlib.redirect_stdout(sys.stderr):
+        return create_host(**_host_kwargs(args), stdio=stdio)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    host = _create_host(args, stdio=args.transport == "stdio")
+    server = host.server
+    tools = sum(1 for p in host.packs.packs if p.status == "loaded" for _ in p.tools)
+    if args.transport == "stdio":
+        stderr_line(f"serving {tools} tools over stdio")
+        try:
+            server.run(transport="stdio", show_banner=False)
+        except KeyboardInterrupt:
+            pass
+        return 0
+    stderr_line(f"serving {tools} tools at http://{args.host}:{args.port}/mcp")
+    try:
+        server.run(transport="streamable-http", host=args.host, port=args.port, path="/mcp", show_banner=False)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _packs(args: argparse.Namespace) -> int:
+    with contextlib.redirect_stdout(sys.stderr):
+        packs = load_packs(enable=args.enable, disable=args.disable, log=lambda _m: None)
+    records = [p for p in packs.packs if not p.builtin]
+    if args.json:
+        print(json.dumps({"packs": [p.to_dict() for p in records]}, ensure_ascii=False, indent=2))
+        return 0
+    if not records:
+        print("no tool packs installed; pip install rhwp-mcp-tools-core (or rhwp-mcp-host[all])")
+        return 0
+    for p in records:
+        origin = f"{p.distribution} {p.version}" if p.distribution else (p.value or "")
+        print(f"{p.name}  [{p.status}]  {origin}")
+        if p.tools:
+            print("  tools: " + ", ".join(p.tools))
+        if p.error:
+            print(f"  error: {p.error}")
+        if p.fix:
+            print(f"  fix: {p.fix}")
+        for line in p.conflicts:
+            print(f"  conflict: {line}")
+    return 0
+
+
+async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tuple[bool, str]:
+    from fastmcp import Client
+
+    async with Client(server) as client:
+        result = await client.call_tool(tool, arguments, raise_on_error=False)
+    texts = [getattr(block, "text", None) for block in result.content]
+    text = "\n".join(t for t in texts if t is not None)
+    if not result.is_error and result.structured_content is not None and len(texts) == 1:
+        # Pretty-print a JSON object for the human reading the shell.
+        text = json.dumps(result.structured_content, ensure_ascii=False, indent=2)
+    return bool(result.is_error), text
+
+
+def _call(args: argparse.Namespace) -> int:
+    try:
+        arguments = parse_call_arguments(args.arguments)
+    except ValueError as exc:
+        stderr_line(str(exc))
+        return 2
+    host = _create_host(args)
+    is_error, text = asyncio.run(_call_async(host.server, args.tool, arguments))
+    print(text)
+    return 1 if is_error else 0
+
+
+def _log_to_stderr() -> None:
+    """The host's log (tracebacks of failed calls, hook failures) as plain lines on stderr."""
+    logger = logging.getLogger("rhwp_mcp_host")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("rhwp-mcp: %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+        logger.propagate = False
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # fastmcp's own log lines are plain (no rich boxes) and, like ours, on stderr.
+    os.environ.setdefault("FASTMCP_ENABLE_RICH_LOGGING", "false")
+    os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
+    os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
+    os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
+    _log_to_stderr()
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    command = args.command or "serve"
+    try:
+        if command == "packs":
+            return _packs(args)
+        if command == "call":
+            return _call(args)
+        return _serve(args)
+    except ValueError as exc:  # bad settings: a --root that is no directory, a bad cap
+        stderr_line(str(exc))
+        return 2

@@ -1,0 +1,36 @@
+"""The hooks a tool pack may implement. A pack is a module or object with functions marked
+``@hookimpl`` whose names are these; it implements only the hooks it needs."""
+
+from __future__ import annotations
+
+import pluggy
+
+from .contract import CallOutcome, Deny, HostConfig, Register, ToolCall
+
+PROJECT_NAME = "rhwp_mcp"
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+
+@hookspec
+def rhwp_mcp_register_tools(register: Register) -> None:
+    """Contribute tools: call ``register(func, name=..., title=..., read_only=..., ...)`` once per tool.
+
+    ``func`` is a plain typed function; its docstring is the description, its annotated
+    parameters the input schema. Called once per pack at start-up; keep heavy imports out of it.
+    """
+
+
+@hookspec
+def rhwp_mcp_configure(config: HostConfig) -> None:
+    """Receive the server's settings (roots, response cap, environment) once, before serving."""
+
+
+@hookspec(firstresult=True)
+def rhwp_mcp_before_call(call: ToolCall) -> Deny | None:
+    """Inspect a call before the tool runs; return a :class:`Deny` to refuse it (the first deny wins)."""
+
+
+@hookspec
+def rhwp_mcp_after_call(call: ToolCall, outcome: CallOutcome) -> None:
+    """Observe a finished call (also a denied or failed one); exceptions here are logged, never fatal."""

@@ -1,0 +1,285 @@
+"""The MCP server: one FastMCP instance serving the loaded packs' tools.
+
+Every tool call passes through :class:`HostMiddleware`, the one place that runs the call hooks,
+sets the response cap, enforces it, and turns any failure (a deny, a bad argument, an exception
+from the tool) into the DESIGN §4 error result.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic
+from fastmcp import FastMCP
+from fastmcp.exceptions import NotFoundError
+from fastmcp.exceptions import ValidationError as FastMCPValidationError
+from fastmcp.server.middleware import Middleware
+from fastmcp.tools.base import ToolResult
+
+# Imported from where fastmcp itself imports it: mcp.types on 3.x, mcp_types on 4.x.
+from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
+
+from . import __version__, paging
+from .contract import CallOutcome, Deny, HostConfig, ToolCall
+from .errors import (
+    INTERNAL_ERROR,
+    INVALID_INPUT,
+    TOO_LARGE,
+    error_from_exception,
+    error_payload,
+    error_text,
+    invalid_input_from_validation,
+)
+from .packs import ENV_TRACE, PackSet, load_packs, stderr_line
+from .policy import builtin_plugins, resolve_roots
+
+log = logging.getLogger("rhwp_mcp_host")
+
+
+class _DropFastMCPToolErrorLogs(logging.Filter):
+    """fastmcp logs each failed call (with a rich traceback); the middleware logs it once, itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        return not (message.startswith("Error calling tool") or message.startswith("Invalid arguments for tool"))
+
+
+def _install_log_filter() -> None:
+    target = logging.getLogger("fastmcp.server.server")
+    if not any(isinstance(f, _DropFastMCPToolErrorLogs) for f in target.filters):
+        target.addFilter(_DropFastMCPToolErrorLogs())
+
+
+def _error_result(payload: dict[str, str]) -> ToolResult:
+    return ToolResult(content=error_text(payload), is_error=True)
+
+
+def _text_size(result: Any) -> int:
+    return sum(len(getattr(block, "text", "") or "") for block in getattr(result, "content", []) or [])
+
+
+class HostMiddleware(Middleware):
+    def __init__(
+        self, packs: PackSet, config: HostConfig, schemas: dict[str, dict[str, Any]], *, divert_stdout: bool = False
+    ) -> None:
+        self.packs = packs
+        self.config = config
+        self.schemas = schemas
+        self.divert_stdout = divert_stdout
+
+    async def on_call_tool(self, context: Any, call_next: Any) -> Any:
+        if self.divert_stdout and sys.stdout is not sys.stderr:
+            # Serving stdio: the transport holds its own handle on the real stdout (taken when it
+            # started), so a tool's print() must land on stderr, not between protocol messages.
+            # (mcp >= 2 also diverts file descriptor 1; mcp 1.x does not.)
+            sys.stdout = sys.stderr
+        name = context.message.name
+        spec = self.packs.tools.get(name)
+        if spec is None or name not in self.schemas:
+            available = ", ".join(sorted(self.schemas)) or "none (no tool packs are loaded)"
+            return _error_result(
+                error_payload(INVALID_INPUT, f"there is no tool named {name!r}", f"available tools: {available}")
+            )
+        call = ToolCall(
+            tool=name,
+            pack=spec.pack,
+            arguments=dict(context.message.arguments or {}),
+            path_arguments=spec.path_arguments,
+        )
+        token = paging._active_cap.set(self.config.max_chars)
+        payload: dict[str, str] | None = None
+        denied_by: str | None = None
+        try:
+            try:
+                denials = self.packs.call_each("rhwp_mcp_before_call", call=call)
+            except Exception as exc:
+                culprit = getattr(exc, "rhwp_mcp_plugin", "?")
+                log.error("the before-call hook of %r raised", culprit, exc_info=exc)
+                payload = error_payload(
+                    INTERNAL_ERROR,
+                    f"the before-call hook of the pack {culprit!r} failed ({type(exc).__name__}), "
+                    f"so {name} did not run",
+                    f"report it to the pack's author, or disable it with --disable {culprit}",
+                )
+                denials = []
+            if denials:
+                denied_by, deny = denials[0]
+                if isinstance(deny, Deny):
+                    payload = error_payload(deny.code, deny.message, deny.suggestion)
+                else:
+                    payload = error_payload(
+                        INTERNAL_ERROR,
+                        f"the before-call hook of {denied_by!r} returned {type(deny).__name__}, not Deny or None",
+                        f"report it to the pack's author, or disable it with --disable {denied_by}",
+                    )
+            result: Any = None
+            if payload is None:
+                try:
+                    result = await call_next(context)
+                except Exception as exc:
+                    payload = self.error_for(exc, name, spec.pack)
+                else:
+                    size = _text_size(result)
+                    if size > self.config.max_chars:
+                        payload = error_payload(
+                            TOO_LARGE,
+                            f"the result of {name} has {size} characters, more than the server's cap of "
+                            f"{self.config.max_chars}",
+                            "ask for a part: use the tool's offset/limit/max_chars parameters if it has them, or "
+                            "restart the server with a larger --max-chars / RHWP_MCP_MAX_CHARS",
+                        )
+            outcome = CallOutcome(
+                ok=payload is None, elapsed=time.perf_counter() - call.started, error=payload, denied_by=denied_by
+            )
+            try:
+                self.packs.call_each("rhwp_mcp_after_call", call=call, outcome=outcome)
+            except Exception as exc:
+                culprit = getattr(exc, "rhwp_mcp_plugin", "?")
+                log.error("the after-call hook of %r raised (the call is unaffected)", culprit, exc_info=exc)
+            return _error_result(payload) if payload is not None else result
+        finally:
+            paging._active_cap.reset(token)
+
+    def error_for(self, exc: BaseException, tool: str, pack: str) -> dict[str, str]:
+        """The one mapping from whatever a call raised to the error object."""
+        if isinstance(exc, FastMCPValidationError) and isinstance(exc.__cause__, pydantic.ValidationError):
+            return invalid_input_from_validation(
+                exc.__cause__.errors(include_url=False), tool=tool, input_schema=self.schemas.get(tool)
+            )
+        if isinstance(exc, pydantic.ValidationError):
+            return invalid_input_from_validation(
+                exc.errors(include_url=False), tool=tool, input_schema=self.schemas.get(tool)
+            )
+        if isinstance(exc, NotFoundError):
+            return error_payload(INVALID_INPUT, str(exc), "available tools: " + ", ".join(sorted(self.schemas)))
+        original: BaseException = exc
+        # fastmcp wraps a tool body's exception in ToolError (and a pydantic error from the body in
+        # an internal marker first): the exception the pack raised is the innermost cause.
+        while original.__cause__ is not None and type(original).__module__.startswith("fastmcp"):
+            original = original.__cause__
+        payload = error_from_exception(original, tool=tool, pack=pack)
+        if payload["error"] == INTERNAL_ERROR:
+            log.error("tool %r (pack %r) failed", tool, pack, exc_info=original)
+        return payload
+
+
+@dataclass
+class Host:
+    """A built server with what went into it."""
+
+    server: FastMCP
+    packs: PackSet
+    config: HostConfig
+
+
+def _tool_from_spec(spec: Any) -> FunctionTool:
+    annotations = ToolAnnotations.model_validate(
+        {
+            "title": spec.title,
+            "readOnlyHint": spec.read_only,
+            "idempotentHint": spec.idempotent,
+            "destructiveHint": spec.destructive,
+            "openWorldHint": spec.open_world,
+        }
+    )
+    options: dict[str, Any] = {}
+    if spec.returns_text:
+        # A text result goes out once, as text; fastmcp would also wrap it as {"result": ...}.
+        options["output_schema"] = None
+    return FunctionTool.from_function(
+        spec.func,
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        annotations=annotations,
+        tags=set(spec.tags),
+        meta={"rhwp_mcp": {"pack": spec.pack}},
+        **options,
+    )
+
+
+def create_host(
+    *,
+    roots: Iterable[str | os.PathLike[str]] = (),
+    enable: Iterable[str] | str | None = None,
+    disable: Iterable[str] | str | None = None,
+    max_chars: int | None = None,
+    plugins: Mapping[str, Any] | None = None,
+    entry_points: bool = True,
+    env: Mapping[str, str] | None = None,
+    name: str = "rhwp-mcp",
+    stdio: bool = False,
+) -> Host:
+    """Load the packs and build the server (not yet running). Raises ValueError for bad settings.
+
+    ``stdio=True`` when the server will speak over this process's stdout: tools' prints then go to stderr.
+    """
+    env = dict(os.environ if env is None else env)
+    if max_chars is None:
+        max_chars = paging.parse_max_chars(env[paging.ENV_MAX_CHARS]) if env.get(paging.ENV_MAX_CHARS) else None
+    cap = paging.DEFAULT_MAX_CHARS if max_chars is None else paging.parse_max_chars(max_chars)
+    trace = env.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on")
+    config = HostConfig(roots=resolve_roots(roots), max_chars=cap, env=env, trace=trace)
+
+    packs = load_packs(
+        enable=enable,
+        disable=disable,
+        plugins=plugins,
+        builtins=builtin_plugins(trace=trace, log=stderr_line),
+        entry_points=entry_points,
+        env=env,
+    )
+    packs.configure(config)
+
+    _install_log_filter()
+    server = FastMCP(name=name, version=__version__)
+    schemas: dict[str, dict[str, Any]] = {}
+    for record in packs.packs:
+        if record.status != "loaded":
+            continue
+        built: list[FunctionTool] = []
+        try:
+            for tool_name in record.tools:
+                try:
+                    built.append(_tool_from_spec(packs.tools[tool_name]))
+                except Exception as exc:
+                    raise RuntimeError(f"the parameters of {tool_name!r} cannot become a JSON Schema: {exc}") from exc
+        except RuntimeError as exc:
+            packs._fail(record, packs.pm.get_plugin(record.name), str(exc), exc.__cause__)
+            continue
+        for tool in built:
+            server.add_tool(tool)
+            schemas[tool.name] = tool.parameters
+    server.add_middleware(HostMiddleware(packs, config, schemas, divert_stdout=stdio))
+    return Host(server=server, packs=packs, config=config)
+
+
+def build_server(
+    *,
+    roots: Iterable[str | os.PathLike[str]] = (),
+    enable: Iterable[str] | str | None = None,
+    disable: Iterable[str] | str | None = None,
+    max_chars: int | None = None,
+    plugins: Mapping[str, Any] | None = None,
+    entry_points: bool = True,
+    env: Mapping[str, str] | None = None,
+) -> FastMCP:
+    """The FastMCP server with every selected pack loaded, for embedding in-process."""
+    return create_host(
+        roots=roots,
+        enable=enable,
+        disable=disable,
+        max_chars=max_chars,
+        plugins=plugins,
+        entry_points=entry_points,
+        env=env,
+    ).server
+
+
+__all__ = ["Host", "HostMiddleware", "build_server", "create_host"]

@@ -1,0 +1,127 @@
+"""The `rhwp-mcp` command as a user runs it: packs, call, zero packs, a clean stdout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from _servers import command, cwd
+from rhwp_mcp_host.cli import parse_call_arguments
+
+
+def run(args, env, stdin=b""):
+    return subprocess.run(command() + args, input=stdin, capture_output=True, env=env, cwd=cwd(), timeout=120)
+
+
+def test_call_arguments_parse_as_json_when_they_can():
+    assert parse_call_arguments(["path=a.hwp", "limit=5", "flag=true", 'kind="5"', "x=[1,2]", "e="]) == {
+        "path": "a.hwp",
+        "limit": 5,
+        "flag": True,
+        "kind": "5",
+        "x": [1, 2],
+        "e": "",
+    }
+
+
+def test_packs_json_lists_status_errors_and_fixes(subprocess_env):
+    subprocess_env.pop("RHWP_MCP_ENABLE")
+    done = run(["packs", "--json"], subprocess_env)
+    assert done.returncode == 0, done.stderr
+    packs = {p["name"]: p for p in json.loads(done.stdout)["packs"]}
+    assert packs["good"]["status"] == "loaded" and "echo" in packs["good"]["tools"]
+    assert packs["good"]["distribution"] == "fake-good" and packs["good"]["version"] == "0.1"
+    assert packs["broken-import"]["status"] == "failed" and "--force-reinstall" in packs["broken-import"]["fix"]
+    assert packs["typo"]["status"] == "failed"
+    assert any("zz-dup" in c for c in packs["good"]["conflicts"])
+
+
+def test_packs_human_listing_and_disable(subprocess_env):
+    subprocess_env.pop("RHWP_MCP_ENABLE")
+    done = run(["packs", "--disable", "typo,broken-import"], subprocess_env)
+    out = done.stdout.decode()
+    assert "good  [loaded]  fake-good 0.1" in out
+    assert "typo  [disabled]" in out and "broken-import  [disabled]" in out
+    assert "conflict: tool 'echo' is offered by packs 'good' and 'zz-dup'" in out
+
+
+def test_call_prints_result_and_exits_zero(subprocess_env):
+    done = run(["call", "add", "a=2", "b=40"], subprocess_env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"sum": 42}
+    done = run(["call", "echo", "text=안녕하세요"], subprocess_env)
+    assert done.stdout.decode().strip() == "안녕하세요"
+
+
+def test_call_error_prints_the_error_json_and_exits_one(subprocess_env, tmp_path):
+    done = run(["call", "pick", "kind=nope"], subprocess_env)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["error"] == "invalid_input"
+    outside = tmp_path / "x.txt"
+    outside.write_text("x")
+    inside = tmp_path / "in"
+    inside.mkdir()
+    done = run(["--root", str(inside), "call", "read_head", f"path={outside}"], subprocess_env)
+    assert done.returncode == 1 and json.loads(done.stdout)["error"] == "permission_denied"
+
+
+def test_bad_root_is_a_usage_error(subprocess_env, tmp_path):
+    done = run(["call", "echo", "text=x", "--root", str(tmp_path / "missing")], subprocess_env)
+    assert done.returncode == 2 and b"not a directory" in done.stderr
+
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def converse(env, request):
+    """Raw JSON-RPC over the real stdio pipes: initialize, one request, then close stdin.
+
+    Returns every stdout line (all must be JSON-RPC), the exit code and stderr."""
+    process = subprocess.Popen(
+        command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd()
+    )
+    lines = []
+    try:
+        for message in (INIT, INITIALIZED, request):
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+            process.stdin.flush()
+            if "id" in message:
+                while True:
+                    line = process.stdout.readline()
+                    assert line, process.stderr.read().decode()
+                    lines.append(line.decode())
+                    if json.loads(line).get("id") == message["id"]:
+                        break
+        process.stdin.close()  # the client goes away: the server must exit by itself, cleanly
+        process.wait(timeout=30)
+        rest, err = process.stdout.read(), process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    lines += rest.decode().splitlines()
+    return [json.loads(line) for line in lines if line.strip()], process.returncode, err.decode()
+
+
+def test_zero_packs_starts_lists_nothing_and_says_why(subprocess_env):
+    subprocess_env["RHWP_MCP_ENABLE"] = "none-of-these"
+    replies, code, err = converse(subprocess_env, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    assert code == 0
+    assert all(r.get("jsonrpc") == "2.0" for r in replies)  # nothing but protocol on stdout
+    assert next(r for r in replies if r.get("id") == 2)["result"]["tools"] == []
+    assert "0 tools" in err
+
+
+def test_stdout_is_protocol_only_even_when_a_pack_prints(subprocess_env):
+    subprocess_env["RHWP_MCP_ENABLE"] = "printer"
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "hello", "arguments": {}}}
+    replies, code, err = converse(subprocess_env, call)
+    assert code == 0 and all(r["jsonrpc"] == "2.0" for r in replies)
+    result = next(r for r in replies if r.get("id") == 2)["result"]
+    assert result["content"][0]["text"] == "hello"
+    assert "prints to stdout at import time" in err

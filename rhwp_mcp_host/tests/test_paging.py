@@ -1,0 +1,112 @@
+"""The paging helpers on their own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rhwp_mcp_host.paging import _active_cap, current_max_chars, parse_max_chars
+
+from rhwp_mcp_host import ToolFailure, format_call, page_list, page_text
+
+
+@pytest.fixture(autouse=True)
+def _cap_1000():
+    token = _active_cap.set(1000)
+    yield
+    _active_cap.reset(token)
+
+
+def test_short_text_is_returned_whole():
+    assert page_text("안녕", 0) == "안녕"
+    assert page_text("abc", 1) == "bc"
+    assert page_text("abc", 3) == ""
+
+
+def test_cut_line_names_total_and_next_call():
+    text = "가" * 5000
+    page = page_text(text, 0, next_call='extract_text(path="/a.hwp", offset={offset})')
+    body, line = page.rsplit("\n", 1)
+    assert len(page) <= 1000
+    assert line == f'[cut at {len(body)} of 5000 characters; next: extract_text(path="/a.hwp", offset={len(body)})]'
+
+
+def test_cut_snaps_to_a_line_break_near_the_end():
+    text = ("x" * 99 + "\n") * 50
+    page = page_text(text, 0, max_chars=500)
+    body = page.rsplit("\n[cut at", 1)[0]
+    assert body.endswith("\n") and len(body) % 100 == 0
+
+
+def test_max_chars_is_lowered_to_the_cap():
+    assert len(page_text("y" * 5000, 0, max_chars=10**9)) <= 1000
+
+
+@given(st.text(min_size=0, max_size=3000), st.integers(min_value=50, max_value=1000))
+def test_pages_cover_the_text_exactly(text, limit):
+    token = _active_cap.set(1000)
+    try:
+        pieces, offset = [], 0
+        for _ in range(10_000):
+            page = page_text(text, offset, max_chars=limit, next_call=lambda o: format_call("t", offset=o))
+            marker = page.rfind("\n[cut at ")
+            if marker < 0 or not page.endswith(")]"):
+                pieces.append(page)
+                break
+            pieces.append(page[:marker])
+            new_offset = int(page[marker:].split()[2])
+            assert new_offset > offset
+            offset = new_offset
+        assert "".join(pieces) == text
+    finally:
+        _active_cap.reset(token)
+
+
+@pytest.mark.parametrize("offset", [-1, 4, "1", 1.5, True])
+def test_bad_offsets_are_invalid_input(offset):
+    with pytest.raises(ToolFailure) as info:
+        page_text("abc", offset)
+    assert info.value.code == "invalid_input"
+
+
+def test_page_list_shape_and_limit():
+    assert page_list([1, 2, 3], 0, 2, key="blocks") == {"blocks": [1, 2], "total": 3, "next_offset": 2}
+    assert page_list([1, 2, 3], 2, 2) == {"items": [3], "total": 3, "next_offset": None}
+    assert page_list([], 0) == {"items": [], "total": 0, "next_offset": None}
+    with pytest.raises(ToolFailure):
+        page_list([1], 0, 0)
+
+
+def test_page_list_shrinks_a_page_to_the_cap():
+    items = [{"text": "z" * 100} for _ in range(50)]
+    page = page_list(items, 0, 50)
+    assert 0 < len(page["items"]) < 50 and page["next_offset"] == len(page["items"])
+    assert len(json.dumps(page, ensure_ascii=False)) <= 1000
+
+
+def test_page_list_item_too_large_alone():
+    with pytest.raises(ToolFailure) as info:
+        page_list(["w" * 5000], 0)
+    assert info.value.code == "too_large"
+
+
+def test_cap_from_environment(monkeypatch):
+    token = _active_cap.set(None)
+    try:
+        monkeypatch.setenv("RHWP_MCP_MAX_CHARS", "12345")
+        assert current_max_chars() == 12345
+        monkeypatch.setenv("RHWP_MCP_MAX_CHARS", "junk")
+        assert current_max_chars() == 40_000
+    finally:
+        _active_cap.reset(token)
+    with pytest.raises(ValueError):
+        parse_max_chars("10")
+
+
+def test_format_call_quotes_values():
+    assert (
+        format_call("extract_text", path='C:\\a "b".hwp', offset=5)
+        == 'extract_text(path="C:\\\\a \\"b\\".hwp", offset=5)'
+    )
