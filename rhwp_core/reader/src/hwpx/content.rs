@@ -2,7 +2,7 @@
 //! parts (sections, header, bin data), its spine gives the section order,
 //! and its metadata the title, author, dates.
 
-use super::xml::{attr, walk, Step};
+use super::xml::{attr, walk, Flow, Step};
 use crate::limits::Limits;
 use crate::model::Metadata;
 use crate::Result;
@@ -81,7 +81,7 @@ fn clean_href(href: &str) -> String {
     h.to_string()
 }
 
-pub fn parse(text: &str, limits: &Limits) -> Result<PackageDocument> {
+pub fn parse(text: &[u8], limits: &Limits) -> Result<PackageDocument> {
     let mut doc = PackageDocument::default();
     let mut in_metadata = false;
     let mut metadata_depth = 0;
@@ -139,7 +139,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<PackageDocument> {
                 }
             }
         }
-        Ok(())
+        Ok(Flow::Continue)
     })?;
     Ok(doc)
 }
@@ -194,7 +194,7 @@ mod tests {
             <opf:item id="image1" href="BinData/image1.png" media-type="image/png"/></opf:manifest>
             <opf:spine><opf:itemref idref="header"/><opf:itemref idref="section1"/><opf:itemref idref="section0"/></opf:spine>
             </opf:package>"#;
-        let doc = parse(hpf, &Limits::default()).unwrap();
+        let doc = parse(hpf.as_bytes(), &Limits::default()).unwrap();
         assert_eq!(doc.metadata.title.as_deref(), Some("제목 & 부제"));
         assert_eq!(doc.metadata.author.as_deref(), Some("홍길동"));
         assert_eq!(doc.metadata.created.as_deref(), Some("2023-02-13T04:44:51Z"));

@@ -2,7 +2,7 @@
 //! character properties (`charPr`), paragraph properties (`paraPr`, for the
 //! heading/numbering/bullet kind), styles, numberings and bullets.
 
-use super::xml::{attr, attr_u32, walk, Step};
+use super::xml::{attr, attr_u32, walk, Flow, Step};
 use crate::limits::Limits;
 use crate::model::Style;
 use crate::Result;
@@ -90,7 +90,7 @@ impl Header {
     }
 }
 
-pub fn parse(text: &str, limits: &Limits) -> Result<Header> {
+pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
     let mut h = Header::default();
     // The table entry being read: which charPr / numbering / paraPr.
     let mut char_pr: Option<u32> = None;
@@ -100,10 +100,30 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Header> {
     let mut para_head_level: usize = 0;
     walk(text, "Contents/header.xml", limits.max_xml_depth, limits.max_records, |step, _depth| {
         match step {
+            // Tables not read here are skipped unparsed (fonts, border fills, tab
+            // stops, memo shapes, change tracking, compatibility options);
+            // `switch` in paraPr holds margins and line spacing.
+            Step::Open { name, .. }
+                if matches!(
+                    name,
+                    "fontfaces"
+                        | "borderFills"
+                        | "tabProperties"
+                        | "memoProperties"
+                        | "trackChanges"
+                        | "trackChangeAuthors"
+                        | "compatibleDocument"
+                        | "docOption"
+                        | "forbiddenWordList"
+                        | "switch"
+                ) =>
+            {
+                return Ok(Flow::Skip);
+            }
             Step::Open { name, owpml: true, start } => match name {
                 "charPr" => char_pr = attr_u32(start, "id"),
                 "bold" | "italic" | "underline" | "strikeout" | "supscript" | "subscript" if char_pr.is_some() => {
-                    let Some(cs) = char_pr.and_then(|id| slot(&mut h.char_styles, id)) else { return Ok(()) };
+                    let Some(cs) = char_pr.and_then(|id| slot(&mut h.char_styles, id)) else { return Ok(Flow::Continue) };
                     match name {
                         "bold" => cs.bold = true,
                         "italic" => cs.italic = true,
@@ -131,7 +151,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Header> {
                     }
                 }
                 "style" => {
-                    let Some(id) = attr_u32(start, "id") else { return Ok(()) };
+                    let Some(id) = attr_u32(start, "id") else { return Ok(Flow::Continue) };
                     let name = attr(start, "name").unwrap_or_default().into_owned();
                     let english_name = attr(start, "engName").map(|s| s.into_owned()).filter(|s| !s.is_empty());
                     let kind = if attr(start, "type").as_deref() == Some("CHAR") { "character" } else { "paragraph" };
@@ -190,7 +210,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Header> {
                 }
             }
         }
-        Ok(())
+        Ok(Flow::Continue)
     })?;
     Ok(h)
 }
@@ -269,7 +289,7 @@ mod tests {
           <hh:bullets><hh:bullet id="1" char="•"/></hh:bullets>
           <hh:paraProperties><hh:paraPr id="0"><hh:heading type="NONE" idRef="0" level="0"/></hh:paraPr><hh:paraPr id="1"><hh:heading type="OUTLINE" idRef="0" level="2"/></hh:paraPr></hh:paraProperties>
           <hh:styles><hh:style id="0" type="PARA" name="바탕글" engName="Normal"/></hh:styles></hh:refList></hh:head>"#;
-        let h = parse(xml, &Limits::default()).unwrap();
+        let h = parse(xml.as_bytes(), &Limits::default()).unwrap();
         assert!(h.char_style(Some(1)).bold && h.char_style(Some(1)).underline && !h.char_style(Some(1)).strike);
         assert!(!h.char_style(Some(0)).bold);
         assert!(h.heading(Some(0)).is_none());

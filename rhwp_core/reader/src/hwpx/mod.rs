@@ -35,8 +35,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     // The package document: section order, bin data, metadata.
     let hpf = match pkg.read(CONTENT_HPF)? {
         Some(bytes) => {
-            let text = xml::part_text(&bytes, CONTENT_HPF, strict)?;
-            match content::parse(&text, limits) {
+            match xml::with_repair(&bytes, strict, |b| content::parse(b, limits)) {
                 Ok(d) => Some(d),
                 Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
                 Err(e) => {
@@ -75,8 +74,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
 
     let header = match pkg.read("Contents/header.xml")? {
         Some(bytes) => {
-            let text = xml::part_text(&bytes, "Contents/header.xml", strict)?;
-            match header::parse(&text, limits) {
+            match xml::with_repair(&bytes, strict, |b| header::parse(b, limits)) {
                 Ok(h) => h,
                 Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
                 Err(e) => {
@@ -97,9 +95,13 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         let result = if *present {
             pkg.read(path).and_then(|bytes| {
                 let bytes = bytes.ok_or_else(|| Error::corrupt(format!("{path} is listed but absent")))?;
-                let text = xml::part_text(&bytes, path, strict)?;
                 let input = SectionInput { index, part: path, header: &header, bins: &bins, limits };
-                section::parse(&text, &input, &mut state)
+                // A failed attempt must not leave its page and list counts behind.
+                let before = state.clone();
+                xml::with_repair(&bytes, strict, |b| {
+                    state = before.clone();
+                    section::parse(b, &input, &mut state)
+                })
             })
         } else {
             Err(Error::corrupt(format!("the package lists section {path} but does not hold it")))
@@ -218,16 +220,15 @@ fn bin_items(
 /// `version.xml`'s `major.minor.micro.buildNumber`, as HWP writes its version.
 fn package_version(pkg: &mut Package<'_>) -> Option<String> {
     let bytes = pkg.read("version.xml").ok()??;
-    let text = String::from_utf8_lossy(&bytes);
     let mut version = None;
-    let _ = xml::walk(&text, "version.xml", 64, 10_000, |step, _| {
+    let _ = xml::walk(&bytes, "version.xml", 64, 10_000, |step, _| {
         if let xml::Step::Open { name, start, .. } = step {
             if name == "HCFVersion" {
                 let part = |k: &str| xml::attr(start, k).map(|v| v.into_owned()).unwrap_or_else(|| "0".into());
                 version = Some(format!("{}.{}.{}.{}", part("major"), part("minor"), part("micro"), part("buildNumber")));
             }
         }
-        Ok(())
+        Ok(xml::Flow::Continue)
     });
     version
 }

@@ -77,11 +77,15 @@ impl<'a> Package<'a> {
             return Ok(None);
         };
         let remaining_total = self.limits.max_total_bytes.saturating_sub(self.inflated_total);
-        let limit = self.limits.max_stream_bytes.min(remaining_total);
         let ratio_limit = self.limits.max_compression_ratio;
         let ratio_floor = self.limits.ratio_floor_bytes;
         let mut entry = self.archive.by_index(index).map_err(|e| zip_error(e, name))?;
         let stored = entry.compressed_size();
+        // The ratio bound is enforced while inflating too: past the floor, a
+        // part may not grow beyond `ratio` times its stored size, so a bomb
+        // is cut short instead of being inflated up to the size limit.
+        let ratio_cap = ratio_floor.max(stored.saturating_mul(ratio_limit));
+        let limit = self.limits.max_stream_bytes.min(remaining_total).min(ratio_cap);
         // Pre-size from the declared size, but never beyond the limit: the
         // header may lie, the `take` below is what actually bounds us.
         let mut out = Vec::with_capacity(entry.size().min(limit).min(64 << 20) as usize);
@@ -90,6 +94,12 @@ impl<'a> Package<'a> {
             Error::corrupt(format!("{name}: cannot inflate the part ({e})"))
         })?;
         let inflated = out.len() as u64;
+        if inflated > limit && limit == ratio_cap {
+            return Err(Error::too_large(format!(
+                "{name} inflates to more than {limit} bytes from {stored} stored bytes \
+                 (compression ratio above {ratio_limit}: a zip bomb?)"
+            )));
+        }
         if inflated > limit {
             return Err(Error::too_large(format!(
                 "{name} inflates to more than {limit} bytes (per-part limit {}, total limit {})",

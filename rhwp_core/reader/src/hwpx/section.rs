@@ -12,7 +12,7 @@
 //! Page headers/footers and foot/endnotes go to the document's furniture.
 
 use super::header::{format_number, CharStyle, Header, HeadingKind};
-use super::xml::{attr, attr_flag, attr_i64, attr_u32, walk, Step};
+use super::xml::{attr, attr_flag, attr_i64, attr_u32, attrs, walk, Flow, Step};
 use crate::limits::Limits;
 use crate::model::{
     Block, Equation, Furniture, ListMarker, NoteRef, PageDefinition, Paragraph, Picture, Provenance, Run, Section,
@@ -29,7 +29,7 @@ pub struct BinRef {
 }
 
 /// State that runs across sections: page counting and list numbering.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct DocState {
     /// Pages seen so far (the current page's 1-based number).
     pub page: u32,
@@ -137,10 +137,8 @@ enum Frame {
     PagePr,
     /// `switch`: the first alternative (`case`) is read, the others skipped.
     Switch { taken: bool },
-    /// A subtree whose content is not document text (hidden comments, switch fallbacks).
-    Skip,
-    /// Any other element that must be matched at its end (none needed: kept for clarity).
-    Plain,
+    /// The alternative of a `switch` being read.
+    Alternative,
 }
 
 struct Parser<'a> {
@@ -162,7 +160,7 @@ struct Parser<'a> {
     first_para_in_section: bool,
 }
 
-pub fn parse(text: &str, input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
+pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
     let mut p = Parser {
         input,
         state,
@@ -182,11 +180,11 @@ pub fn parse(text: &str, input: &SectionInput<'_>, state: &mut DocState) -> Resu
         Step::Open { name, owpml, start } => p.open(name, owpml, start, depth),
         Step::Close => {
             p.close(depth);
-            Ok(())
+            Ok(Flow::Continue)
         }
         Step::Text(t) => {
             p.text(t);
-            Ok(())
+            Ok(Flow::Continue)
         }
     })?;
     // A well-formed part has closed everything; be safe anyway.
@@ -347,23 +345,18 @@ impl<'a> Parser<'a> {
         self.section.blocks.push(block);
     }
 
-    fn open(&mut self, name: &str, owpml: bool, e: &quick_xml::events::BytesStart<'_>, depth: u32) -> Result<()> {
-        match self.top() {
-            Some(Frame::Skip) => return Ok(()),
-            Some(Frame::Switch { taken }) => {
-                // Read the first alternative only: the others repeat it for older readers.
-                if *taken {
-                    self.push(depth, Frame::Skip);
-                } else {
-                    *taken = true;
-                    self.push(depth, Frame::Plain);
-                }
-                return Ok(());
+    fn open(&mut self, name: &str, owpml: bool, e: &quick_xml::events::BytesStart<'_>, depth: u32) -> Result<Flow> {
+        if let Some(Frame::Switch { taken }) = self.top() {
+            // Read the first alternative only: the others repeat it for older readers.
+            if *taken {
+                return Ok(Flow::Skip);
             }
-            _ => {}
+            *taken = true;
+            self.push(depth, Frame::Alternative);
+            return Ok(Flow::Continue);
         }
         if !owpml {
-            return Ok(());
+            return Ok(Flow::Continue);
         }
         match name {
             "p" => self.open_para(e, depth),
@@ -384,7 +377,13 @@ impl<'a> Parser<'a> {
             "nbSpace" => self.inline_char('\u{a0}'),
             "fwSpace" => self.inline_char(' '),
             "switch" => self.push(depth, Frame::Switch { taken: false }),
-            "hiddenComment" => self.push(depth, Frame::Skip),
+            // Hidden comments are not shown text; the others are layout and
+            // rendering details with nothing the model keeps.
+            "hiddenComment" | "footNotePr" | "endNotePr" | "pageBorderFill" | "renderingInfo" | "imgRect"
+            | "effects" | "fillBrush" | "controlPoints" | "cellzoneList" | "lineShape" | "shadow" => {
+                return Ok(Flow::Skip)
+            }
+            "parameters" if !matches!(self.top(), Some(Frame::Field { .. })) => return Ok(Flow::Skip),
             "secPr" => {}
             "pagePr" => {
                 let page = PageDefinition {
@@ -569,7 +568,12 @@ impl<'a> Parser<'a> {
                     _ => {}
                 }
             }
-            "linesegarray" => {}
+            "linesegarray" => {
+                // Only section-level paragraphs' line segments say where pages start.
+                if !matches!(self.top(), Some(Frame::Para(p)) if p.section_level) {
+                    return Ok(Flow::Skip);
+                }
+            }
             "lineseg" => self.lineseg(e),
             _ => {
                 if let Some(kind) = shape_kind(name) {
@@ -586,7 +590,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        Ok(())
+        Ok(Flow::Continue)
     }
 
     fn field_open(&self) -> bool {
@@ -633,8 +637,12 @@ impl<'a> Parser<'a> {
     fn open_para(&mut self, e: &quick_xml::events::BytesStart<'_>, depth: u32) {
         let section_level = !self.in_para() && self.object_depth == 0;
         let header = self.input.header;
-        let page_break = attr_flag(e, "pageBreak");
-        let column_break = attr_flag(e, "columnBreak");
+        let [para_pr, style_id, page_break, column_break] =
+            attrs(e, ["paraPrIDRef", "styleIDRef", "pageBreak", "columnBreak"]);
+        let flag = |v: &Option<std::borrow::Cow<'_, str>>| matches!(v.as_deref(), Some("1") | Some("true"));
+        let (page_break, column_break) = (flag(&page_break), flag(&column_break));
+        let para_pr = para_pr.and_then(|v| v.trim().parse::<u32>().ok());
+        let style_id = style_id.and_then(|v| v.trim().parse::<u32>().ok());
         let break_before = if page_break {
             Some("page".to_string())
         } else if column_break {
@@ -644,7 +652,7 @@ impl<'a> Parser<'a> {
         };
         let mut heading_level = None;
         let mut list = None;
-        if let Some(h) = header.heading(attr_u32(e, "paraPrIDRef")) {
+        if let Some(h) = header.heading(para_pr) {
             match h.kind {
                 HeadingKind::Outline => heading_level = Some((h.level + 1).min(6)),
                 HeadingKind::Bullet => {
@@ -684,7 +692,7 @@ impl<'a> Parser<'a> {
             text: String::new(),
             chars: 0,
             runs: Vec::new(),
-            style: header.style_name(attr_u32(e, "styleIDRef")).map(str::to_string),
+            style: header.style_name(style_id).map(str::to_string),
             heading_level,
             list,
             note_refs: Vec::new(),
@@ -905,7 +913,7 @@ impl<'a> Parser<'a> {
                 }
                 self.furniture.push(Furniture { kind: kind.into(), applies_to, number, blocks, provenance });
             }
-            Frame::Text | Frame::PagePr | Frame::Switch { .. } | Frame::Skip | Frame::Plain => {}
+            Frame::Text | Frame::PagePr | Frame::Switch { .. } | Frame::Alternative => {}
         }
     }
 
@@ -959,7 +967,7 @@ mod tests {
         let limits = Limits::default();
         let input = SectionInput { index: 0, part: "section0.xml", header: &header, bins: &bins, limits: &limits };
         let mut state = DocState::default();
-        let out = parse(xml, &input, &mut state).unwrap();
+        let out = parse(xml.as_bytes(), &input, &mut state).unwrap();
         (out, state)
     }
 
@@ -1040,7 +1048,7 @@ mod tests {
         let bins = HashMap::new();
         let limits = Limits::default();
         let input = SectionInput { index: 0, part: "s", header: &header, bins: &bins, limits: &limits };
-        let err = parse(&xml, &input, &mut DocState::default()).err().unwrap();
+        let err = parse(xml.as_bytes(), &input, &mut DocState::default()).err().unwrap();
         assert_eq!(err.code, crate::ErrorCode::TooLarge);
     }
 

@@ -7,13 +7,17 @@ use quick_xml::events::{BytesRef, BytesStart};
 use quick_xml::name::ResolveResult;
 use std::borrow::Cow;
 
-/// A part's bytes as text. Invalid UTF-8 is repaired (lenient) or refused (strict).
-pub fn part_text<'a>(bytes: &'a [u8], name: &str, strict: bool) -> Result<Cow<'a, str>> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Ok(Cow::Borrowed(s)),
-        Err(_) if !strict => Ok(String::from_utf8_lossy(bytes)),
-        Err(e) => Err(Error::corrupt(format!("{name}: not valid UTF-8 ({e})"))),
+/// Run `parse` over a part's bytes; when it fails on a part that is not
+/// valid UTF-8 and reading is lenient, run it again over the repaired text
+/// (invalid sequences become U+FFFD). Valid parts are never copied: quick-xml
+/// checks the UTF-8 of each event as it reads.
+pub fn with_repair<T>(bytes: &[u8], strict: bool, mut parse: impl FnMut(&[u8]) -> Result<T>) -> Result<T> {
+    match parse(bytes) {
+        Err(e) if !strict && e.code == crate::ErrorCode::CorruptDocument && std::str::from_utf8(bytes).is_err() => {
+            let repaired = String::from_utf8_lossy(bytes);
+            parse(repaired.as_bytes())
+        }
+        other => other,
     }
 }
 
@@ -52,30 +56,56 @@ impl NsFilter {
     }
 }
 
-/// The local part of a possibly prefixed attribute or element name.
+/// Does an attribute's qualified name have the local name `key`? Compared
+/// in place (no search for the colon): OWPML attributes are unprefixed
+/// except the odd `xml:` or `hp:required-namespace`.
 #[inline]
-pub fn local(name: &str) -> &str {
-    match name.rfind(':') {
-        Some(i) => &name[i + 1..],
-        None => name,
+fn key_is(qualified: &str, key: &str) -> bool {
+    let (q, k) = (qualified.as_bytes(), key.as_bytes());
+    if q.len() == k.len() {
+        return q == k;
+    }
+    q.len() > k.len() && q.ends_with(k) && q[q.len() - k.len() - 1] == b':'
+}
+
+#[inline]
+fn attr_value<'a>(value: Cow<'a, str>) -> Cow<'a, str> {
+    match value {
+        Cow::Borrowed(v) if !v.contains('&') => Cow::Borrowed(v),
+        other => Cow::Owned(unescape_attr(&other)),
     }
 }
 
-/// The raw (still escaped) value of the attribute whose local name is `key`.
-/// Attributes are matched by local name: OWPML attributes are unprefixed
-/// except the odd `xml:` or `hp:required-namespace`.
+/// The (unescaped) value of the attribute whose local name is `key`.
 pub fn attr<'a>(e: &'a BytesStart<'_>, key: &str) -> Option<Cow<'a, str>> {
     let mut attrs = e.attributes();
     attrs.with_checks(false);
     for a in attrs.flatten() {
-        if local(a.key.as_ref()) == key {
-            return Some(match a.value {
-                Cow::Borrowed(v) if !v.contains('&') => Cow::Borrowed(v),
-                other => Cow::Owned(unescape_attr(&other)),
-            });
+        if key_is(a.key.as_ref(), key) {
+            return Some(attr_value(a.value));
         }
     }
     None
+}
+
+/// Several attributes in one pass over the element's attributes.
+pub fn attrs<'a, const N: usize>(e: &'a BytesStart<'_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
+    let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
+    let mut found = 0;
+    let mut it = e.attributes();
+    it.with_checks(false);
+    for a in it.flatten() {
+        if let Some(i) = keys.iter().position(|k| key_is(a.key.as_ref(), k)) {
+            if out[i].is_none() {
+                out[i] = Some(attr_value(a.value));
+                found += 1;
+                if found == N {
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 pub fn attr_u32(e: &BytesStart<'_>, key: &str) -> Option<u32> {
@@ -157,31 +187,6 @@ pub fn xml_error(part: &str, e: impl std::fmt::Display) -> Error {
     Error::corrupt(format!("{part}: malformed XML ({e})"))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn entities_resolve() {
-        assert_eq!(resolve_entity("amp"), Some('&'));
-        assert_eq!(resolve_entity("#13"), Some('\r'));
-        assert_eq!(resolve_entity("#x41"), Some('A'));
-        assert_eq!(resolve_entity("#0"), None);
-        assert_eq!(resolve_entity("bogus"), None);
-        assert_eq!(unescape_attr("a &amp; b &#x41;&unknown; &"), "a & b A&unknown; &");
-    }
-
-    #[test]
-    fn namespaces_classified() {
-        let mut f = NsFilter::new();
-        use quick_xml::name::Namespace;
-        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.hancom.co.kr/hwpml/2011/paragraph"))));
-        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.owpml.org/owpml/2024/paragraph"))));
-        assert!(!f.is_owpml(&ResolveResult::Bound(Namespace("http://purl.org/dc/elements/1.1/"))));
-        assert!(f.is_owpml(&ResolveResult::Unbound));
-    }
-}
-
 /// One step of a walk over an XML part, flattened for the readers: empty
 /// elements come as `Open` immediately followed by `Close`.
 pub enum Step<'a, 'i> {
@@ -194,22 +199,56 @@ pub enum Step<'a, 'i> {
     Text(&'a str),
 }
 
+/// A prefix (up to 7 bytes) packed with its length into one word, as a
+/// cache key; longer prefixes are not cached.
+#[inline]
+fn prefix_key(prefix: &str) -> Option<u64> {
+    let b = prefix.as_bytes();
+    if b.len() > 7 {
+        return None;
+    }
+    let mut key = (b.len() as u64) << 56;
+    for (i, &byte) in b.iter().enumerate() {
+        key |= (byte as u64) << (8 * i);
+    }
+    Some(key)
+}
+
+/// What the visitor wants after an `Open`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// Skip the element's content: it is scanned to its end tag without
+    /// namespace or attribute processing (its `Close` still comes).
+    Skip,
+}
+
 /// Walk an XML part as a stream of `Step`s, iteratively (never recursing on
 /// element depth), refusing parts nested deeper than `max_depth` or holding
 /// more than `max_elements` elements. `visit` gets each step and the element
 /// depth (1 = the root element).
-pub fn walk<F>(text: &str, part: &str, max_depth: u32, max_elements: u64, mut visit: F) -> Result<()>
+///
+/// Element namespaces are resolved by quick-xml's `NsReader`. Resolving
+/// scans the in-scope bindings for every element, so while exactly the root
+/// element's bindings are in scope (OWPML declares them all on the root) the
+/// answer per prefix is remembered; any nested declaration turns the cache
+/// off until it goes out of scope again.
+pub fn walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, mut visit: F) -> Result<()>
 where
-    F: FnMut(Step<'_, '_>, u32) -> Result<()>,
+    F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
     use quick_xml::events::Event;
-    let mut reader = quick_xml::NsReader::from_str(text);
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    // Each event's bytes are checked as UTF-8 by quick-xml as they are read.
+    let mut reader = quick_xml::NsReader::from_reader(text);
     let mut filter = NsFilter::new();
     let mut depth: u32 = 0;
     let mut elements: u64 = 0;
     let mut char_buf = [0u8; 4];
+    let mut root_bindings: Option<usize> = None;
+    let mut cache: Vec<(u64, bool)> = Vec::with_capacity(8);
     loop {
-        let (ns, event) = reader.read_resolved_event().map_err(|e| xml_error(part, e))?;
+        let event = reader.read_event().map_err(|e| xml_error(part, e))?;
         match event {
             Event::Start(ref e) | Event::Empty(ref e) => {
                 let empty = matches!(event, Event::Empty(_));
@@ -221,10 +260,36 @@ where
                 if elements > max_elements {
                     return Err(Error::too_large(format!("{part}: more than {max_elements} XML elements")));
                 }
-                let owpml = filter.is_owpml(&ns);
+                let resolver = reader.resolver();
+                let bindings = resolver.bindings().size_hint().1.unwrap_or(usize::MAX);
+                if depth == 1 {
+                    root_bindings = Some(bindings);
+                    cache.clear();
+                }
+                let qname = e.name();
+                let key = if root_bindings == Some(bindings) {
+                    prefix_key(qname.prefix().map(|p| p.into_inner()).unwrap_or(""))
+                } else {
+                    None
+                };
+                let cached = key.and_then(|k| cache.iter().find(|(ck, _)| *ck == k).map(|&(_, ok)| ok));
+                let owpml = match cached {
+                    Some(ok) => ok,
+                    None => {
+                        let (ns, _) = resolver.resolve_element(qname);
+                        let ok = filter.is_owpml(&ns);
+                        if let Some(k) = key {
+                            cache.push((k, ok));
+                        }
+                        ok
+                    }
+                };
                 let name = e.local_name();
-                visit(Step::Open { name: name.as_ref(), owpml, start: e }, depth)?;
-                if empty {
+                let flow = visit(Step::Open { name: name.as_ref(), owpml, start: e }, depth)?;
+                if !empty && flow == Flow::Skip {
+                    reader.read_to_end(e.name()).map_err(|err| xml_error(part, err))?;
+                }
+                if empty || flow == Flow::Skip {
                     visit(Step::Close, depth)?;
                     depth -= 1;
                 }
@@ -261,5 +326,30 @@ where
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entities_resolve() {
+        assert_eq!(resolve_entity("amp"), Some('&'));
+        assert_eq!(resolve_entity("#13"), Some('\r'));
+        assert_eq!(resolve_entity("#x41"), Some('A'));
+        assert_eq!(resolve_entity("#0"), None);
+        assert_eq!(resolve_entity("bogus"), None);
+        assert_eq!(unescape_attr("a &amp; b &#x41;&unknown; &"), "a & b A&unknown; &");
+    }
+
+    #[test]
+    fn namespaces_classified() {
+        let mut f = NsFilter::new();
+        use quick_xml::name::Namespace;
+        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.hancom.co.kr/hwpml/2011/paragraph"))));
+        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.owpml.org/owpml/2024/paragraph"))));
+        assert!(!f.is_owpml(&ResolveResult::Bound(Namespace("http://purl.org/dc/elements/1.1/"))));
+        assert!(f.is_owpml(&ResolveResult::Unbound));
     }
 }
