@@ -84,6 +84,8 @@ enum Capture {
     Script,
     /// A drawing object's description (`shapeComment`).
     Comment,
+    /// The text a form control shows (an edit box's `text`).
+    FormText,
 }
 
 enum ObjectKind {
@@ -542,6 +544,13 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
+            "text" => {
+                if let Some(Frame::Object(o)) = self.top() {
+                    if matches!(o.kind, ObjectKind::Unknown { .. }) {
+                        self.push(depth, Frame::Capture(Capture::FormText, String::new()));
+                    }
+                }
+            }
             "shapeComment" => {
                 if matches!(self.top(), Some(Frame::Object(_))) {
                     self.push(depth, Frame::Capture(Capture::Comment, String::new()));
@@ -585,7 +594,11 @@ impl<'a> Parser<'a> {
                     }
                 } else if is_unknown_object(name) {
                     let bin = attr(e, "binaryItemIDRef").and_then(|id| self.input.bins.get(id.as_ref()).map(|b| b.id));
-                    let text = attr(e, "caption").map(|s| s.into_owned()).filter(|s| !s.trim().is_empty());
+                    // Buttons show a caption, combo boxes their selected value.
+                    let text = attr(e, "caption")
+                        .or_else(|| attr(e, "selectedValue"))
+                        .map(|s| s.into_owned())
+                        .filter(|s| !s.trim().is_empty());
                     self.open_object(depth, ObjectKind::Unknown { object: name.to_string(), bin, text })?;
                 }
             }
@@ -619,7 +632,8 @@ impl<'a> Parser<'a> {
     fn textart(&mut self, text: &str) {
         let provenance = self.provenance_here();
         let Some((_, Frame::Object(o))) = self.stack.last_mut() else { return };
-        for line in text.split(['\r', '\n']).filter(|l| !l.trim().is_empty()) {
+        // Hancom writes the line breaks of text art as the visible symbols ␍␊.
+        for line in text.split(['\r', '\n', '\u{240D}', '\u{240A}']).filter(|l| !l.trim().is_empty()) {
             let chars = line.chars().count() as u32;
             o.blocks.push(Block::Paragraph(Paragraph {
                 text: line.to_string(),
@@ -840,6 +854,15 @@ impl<'a> Parser<'a> {
                     if let Some(Frame::Object(o)) = self.top() {
                         if let ObjectKind::Equation { script } = &mut o.kind {
                             script.push_str(&buf);
+                        }
+                    }
+                }
+                Capture::FormText => {
+                    if let Some(Frame::Object(o)) = self.top() {
+                        if let ObjectKind::Unknown { text, .. } = &mut o.kind {
+                            if !buf.trim().is_empty() {
+                                *text = Some(buf);
+                            }
                         }
                     }
                 }
