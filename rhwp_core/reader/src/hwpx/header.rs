@@ -103,21 +103,12 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
             // Tables not read here are skipped unparsed (fonts, border fills, tab
             // stops, memo shapes, change tracking, compatibility options);
             // `switch` in paraPr holds margins and line spacing.
-            Step::Open { name, .. }
-                if matches!(
-                    name,
-                    "fontfaces"
-                        | "borderFills"
-                        | "tabProperties"
-                        | "memoProperties"
-                        | "trackChanges"
-                        | "trackChangeAuthors"
-                        | "compatibleDocument"
-                        | "docOption"
-                        | "forbiddenWordList"
-                        | "switch"
-                ) =>
-            {
+            Step::Open {
+                name:
+                    "fontfaces" | "borderFills" | "tabProperties" | "memoProperties" | "trackChanges"
+                    | "trackChangeAuthors" | "compatibleDocument" | "docOption" | "forbiddenWordList" | "switch",
+                ..
+            } => {
                 return Ok(Flow::Skip);
             }
             Step::Open { name, owpml: true, start } => match name {

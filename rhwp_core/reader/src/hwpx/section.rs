@@ -424,10 +424,8 @@ impl<'a> Parser<'a> {
                 }
             }
             "stringParam" => {
-                if matches!(self.top(), Some(Frame::Field { .. })) || self.field_open() {
-                    if attr(e, "name").as_deref() == Some("Command") {
-                        self.push(depth, Frame::Capture(Capture::LinkCommand, String::new()));
-                    }
+                if self.field_open() && attr(e, "name").as_deref() == Some("Command") {
+                    self.push(depth, Frame::Capture(Capture::LinkCommand, String::new()));
                 }
             }
             "fieldEnd" => {

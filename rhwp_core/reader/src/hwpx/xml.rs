@@ -26,6 +26,7 @@ pub fn with_repair<T>(bytes: &[u8], strict: bool, mut parse: impl FnMut(&[u8]) -
 /// (`http://www.owpml.org/...`), or no namespace at all (minimal writers).
 /// Elements of other vocabularies (OOXML charts, Dublin Core, ...) are not
 /// read as document content.
+#[derive(Default)]
 pub struct NsFilter {
     /// The last namespace found to be OWPML: most elements share it.
     last_ok: String,
