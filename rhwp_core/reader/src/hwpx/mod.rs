@@ -8,6 +8,22 @@
 //!
 //! Only the parts the model needs are inflated, each once: bin data
 //! (pictures) is described from the zip directory without being read.
+//!
+//! Decisions the HWP 5.0 reader should mirror (same model for the same document):
+//! - block order: per paragraph, a Paragraph block when its text is non-empty, then the
+//!   blocks of its objects in document order; headers/footers/notes go to `furniture`;
+//! - inline characters: tab `\t`, line break `\n`, hyphen `-`, non-breaking space U+00A0,
+//!   fixed-width space ` `; deleted/inserted text of change tracking is kept as written;
+//! - objects are anchored at the character offset where they sit (`char_start == char_end`);
+//!   nested blocks carry the index of their section-level paragraph;
+//! - pages: a page starts at each section, at an explicit page break, and where the
+//!   vertical position of a section-level line segment falls back (once per column of the
+//!   section); `Document.pages` is `None` when no line segment exists. A block's page is
+//!   where its section-level paragraph starts;
+//! - headings: paraPr heading OUTLINE level n (0-based) → `heading_level` n+1 (capped at 6);
+//!   NUMBER/BULLET → `list` with the marker rendered from numbering/bullet definitions;
+//! - bin data: `id` = the number in the manifest id (`image3` → 3), `size` = stored size;
+//! - notes: `number` from the note element (or its autoNum, or the running count).
 
 pub mod content;
 pub mod header;

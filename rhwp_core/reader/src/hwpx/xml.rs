@@ -23,7 +23,8 @@ pub fn with_repair<T>(bytes: &[u8], strict: bool, mut parse: impl FnMut(&[u8]) -
 
 /// Is an element in an OWPML namespace? Hancom's 2011/2016 URIs
 /// (`http://www.hancom.co.kr/hwpml/...`), the 2024 standard's
-/// (`http://www.owpml.org/...`), or no namespace at all (minimal writers).
+/// (`http://www.owpml.org/...`), or no namespace at all (minimal writers,
+/// undeclared prefixes).
 /// Elements of other vocabularies (OOXML charts, Dublin Core, ...) are not
 /// read as document content.
 #[derive(Default)]
@@ -39,8 +40,9 @@ impl NsFilter {
 
     pub fn is_owpml(&mut self, ns: &ResolveResult<'_>) -> bool {
         match ns {
-            ResolveResult::Unbound => true,
-            ResolveResult::Unknown(_) => false,
+            // No namespace, or a prefix its writer forgot to declare: read
+            // what is there rather than drop the content.
+            ResolveResult::Unbound | ResolveResult::Unknown(_) => true,
             ResolveResult::Bound(uri) => {
                 let uri = uri.0;
                 if !self.last_ok.is_empty() && uri == self.last_ok {
