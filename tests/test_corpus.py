@@ -23,7 +23,13 @@ from corpus_support import SHARED, require_shared
 RECALL_BAR = 0.99
 
 # document -> why it is still below the bar (a disagreement we can defend, or work left).
-EXPECTED_SHORT: dict[str, str] = {}
+EXPECTED_SHORT: dict[str, str] = {
+    "hwpx/hwpxlib-RectInRect.hwpx": (
+        "disagreement: the paragraph is '사각형 안에' + ' 텍스트입니다.' with a text box anchored between "
+        "the two runs; we give the paragraph's own text and then the box's text, the other readers splice "
+        "the box's text into the middle ('안에사각형'), so the one bigram '에사' they share is not ours"
+    ),
+}
 
 
 def _documents(folder: str) -> list[str]:
