@@ -15,10 +15,11 @@ block whose ``object`` is that kind, so older consumers keep working on newer IR
 from __future__ import annotations
 
 import builtins
+import json
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 __all__ = [
     "BLOCK_KINDS",
@@ -306,6 +307,22 @@ class HwpDocument(_Model):
     furniture: list[Furniture] = Field(default_factory=list)
     pages: U32 | None = Field(default=None, description="Page count as last laid out by the authoring program.")
     warnings: list[str] = Field(default_factory=list, description="What lenient reading skipped or repaired.")
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **kwargs: Any) -> HwpDocument:
+        """Validate the reader's JSON, however deeply its tables and boxes nest.
+
+        pydantic-core's JSON parser stops at 200 levels of JSON nesting, which is about 49
+        tables nested in cells (each costs four levels); the reader allows deeper documents
+        (``Limits.max_depth``). Those are parsed with the standard library and validated as
+        Python objects instead.
+        """
+        try:
+            return super().model_validate_json(json_data, **kwargs)
+        except ValidationError as error:
+            if not any(e["type"] == "json_invalid" and "recursion" in e["msg"] for e in error.errors()):
+                raise
+        return cls.model_validate(json.loads(json_data), **kwargs)
 
 
 for _model in (TableCell, Table, Picture, Equation, Shape, Furniture, Section, HwpDocument):

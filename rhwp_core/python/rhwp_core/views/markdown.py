@@ -86,9 +86,19 @@ class _MarkdownRenderer:
 
     # -- inline ---------------------------------------------------------------------------------
 
-    def inline(self, paragraph: Paragraph) -> str:
-        """The paragraph's inline Markdown; newlines are the paragraph's own line breaks."""
+    def inline(self, paragraph: Paragraph, heading: bool = False) -> str:
+        """The paragraph's inline Markdown; newlines are the paragraph's own line breaks.
+
+        In a heading, bold is dropped: headings are bold already, and `# **1. 개요**` reads worse.
+        """
         pieces = inline_pieces(paragraph)
+        if heading:
+            pieces = [
+                InlinePiece(p.text, p.run.model_copy(update={"bold": False}))
+                if isinstance(p, InlinePiece) and p.run.bold
+                else p
+                for p in pieces
+            ]
         out: list[str] = []
         for index, piece in enumerate(pieces):
             if not isinstance(piece, InlinePiece):
@@ -201,7 +211,8 @@ class _MarkdownRenderer:
         if paragraph_is_empty(paragraph):
             return ""
         if paragraph.heading_level:
-            text = " ".join(line.strip() for line in self.inline(paragraph).split("\n") if line.strip())
+            lines = self.inline(paragraph, heading=True).split("\n")
+            text = " ".join(line.strip() for line in lines if line.strip())
             # Every `#` escaped: a trailing run of them would otherwise be taken as a closing sequence.
             text = text.replace("#", "\\#")
             return "#" * min(6, paragraph.heading_level) + " " + text
