@@ -15,3 +15,6 @@ _shadow = sys.modules.get("rhwp_core")
 if _shadow is not None and getattr(_shadow, "__file__", None) is None:
     del sys.modules["rhwp_core"]
     sys.modules["rhwp_core"] = importlib.import_module("rhwp_core")
+
+# The helpers the view tests share (rhwp_core_test_support.py) live next to this file.
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))

@@ -10,8 +10,6 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel, ValidationError
-
-from rhwp_core import ir
 from rhwp_core.ir import (
     Equation,
     HwpDocument,
@@ -24,6 +22,8 @@ from rhwp_core.ir import (
     Unknown,
     iter_blocks,
 )
+
+from rhwp_core import ir
 
 HERE = Path(__file__).resolve().parent
 CORE = HERE.parent
@@ -97,7 +97,12 @@ def test_a_kind_from_a_newer_reader_becomes_an_unknown_block() -> None:
         "sections": [
             {
                 "blocks": [
-                    {"kind": "chart", "title": "매출", "text": "차트 제목", "provenance": {"section": 0, "paragraph": 3}},
+                    {
+                        "kind": "chart",
+                        "title": "매출",
+                        "text": "차트 제목",
+                        "provenance": {"section": 0, "paragraph": 3},
+                    },
                     {"kind": "paragraph", "text": "뒤", "new_field_from_the_future": 1},
                     {"kind": 7},
                 ]

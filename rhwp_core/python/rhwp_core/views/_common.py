@@ -63,6 +63,8 @@ def inline_pieces(paragraph: Paragraph) -> list[InlinePiece | NoteRef]:
     formatting merged); otherwise the text alone, unformatted, so no character is lost or doubled.
     """
     runs = paragraph.runs
+    if len(runs) == 1 and runs[0].text == paragraph.text and not paragraph.note_refs:
+        return [InlinePiece(paragraph.text, runs[0])] if paragraph.text else []
     if not runs or "".join(run.text for run in runs) != paragraph.text:
         runs = [Run(text=paragraph.text)] if paragraph.text else []
     merged: list[InlinePiece] = []
@@ -145,6 +147,8 @@ class NoteIndex:
         self._by_ref: dict[int, Note] = {}
         self._refs: dict[int, NoteRef] = {}  # keeps the keyed objects alive, so ids stay unique
         used: set[str] = set()
+        has_notes = any(f.kind in ("footnote", "endnote") for f in doc.furniture)
+        body_refs = list(_body_note_refs(doc)) if has_notes else []
         for kind, prefix in (("footnote", ""), ("endnote", "e")):
             kind_notes: list[Note] = []
             for ordinal, furniture in enumerate((f for f in doc.furniture if f.kind == kind), start=1):
@@ -156,7 +160,7 @@ class NoteIndex:
                     suffix += 1
                 used.add(label)
                 kind_notes.append(Note(kind, label, number, furniture))
-            refs = [ref for ref in _body_note_refs(doc) if ref.kind == kind]
+            refs = [ref for ref in body_refs if ref.kind == kind]
             if len(refs) == len(kind_notes):
                 pairs = list(zip(refs, kind_notes, strict=True))
             else:

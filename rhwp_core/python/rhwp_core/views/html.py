@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
-from ..ir import Block, Equation, HwpDocument, NoteRef, Paragraph, Picture, Shape, Table, TableCell, Unknown
+from ..ir import Block, Equation, HwpDocument, NoteRef, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
 from ._common import InlinePiece, NoteIndex, clean, document_title, inline_pieces, paragraph_is_empty, safe_url
 from .equation import to_latex
 
@@ -48,6 +48,18 @@ def _attr(value: str) -> str:
     return escape(" ".join(clean(value).split()), quote=True)
 
 
+def _formatted(run: Run) -> bool:
+    return (
+        run.bold
+        or run.italic
+        or run.underline
+        or run.strike
+        or run.superscript
+        or run.subscript
+        or run.link is not None
+    )
+
+
 def _px(hwpunit: int) -> int:
     """HWPUNIT (1/7200 inch) to CSS pixels (1/96 inch)."""
     return max(0, round(hwpunit / 75))
@@ -68,6 +80,8 @@ class HtmlRenderer:
     # -- inline ---------------------------------------------------------------------------------
 
     def inline(self, paragraph: Paragraph) -> str:
+        if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
+            return _text(paragraph.text)  # the common case, kept fast
         parts: list[str] = []
         for piece in inline_pieces(paragraph):
             if isinstance(piece, InlinePiece):

@@ -31,15 +31,20 @@ from .html import HtmlRenderer
 __all__ = ["render_markdown"]
 
 # Escaped wherever they appear: they can open code, emphasis, links, HTML, tables, strikethrough, math.
-_ALWAYS = str.maketrans({c: "\\" + c for c in "\\`*_[]<|~$"})
+# (A regex with a callback beats str.translate here: most text has none of them.)
+_ALWAYS = re.compile(r"[\\`*_\[\]<|~$]")
 _ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")  # `&amp;` would otherwise render as `&`
 # At the start of a line: headings, block quotes, list markers, setext underlines, ordered lists,
 # and a footnote reference followed by `:` (it would read as a footnote definition).
 _LINE_START = re.compile(r"^(?:([#>+=-])|(\d{1,9})[.)]|(\[\^[^\]]*\]):)")
 
 
+def _backslashed(match: re.Match[str]) -> str:
+    return "\\" + match.group()
+
+
 def _escape(text: str) -> str:
-    text = clean(text).translate(_ALWAYS)
+    text = _ALWAYS.sub(_backslashed, clean(text))
     return _ENTITY.sub(r"\\&", text) if "&" in text else text
 
 
@@ -55,6 +60,11 @@ def _escape_line_start(line: str) -> str:
 
 def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char)[0] in "PS"
+
+
+def _formatted(run: Run) -> bool:
+    """True when the run has formatting this view shows (underline has no Markdown form)."""
+    return run.bold or run.italic or run.strike or run.superscript or run.subscript or run.link is not None
 
 
 def _delimited(run: Run) -> bool:
@@ -91,6 +101,8 @@ class _MarkdownRenderer:
 
         In a heading, bold is dropped: headings are bold already, and `# **1. 개요**` reads worse.
         """
+        if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
+            return _escape(paragraph.text)  # the common case, kept fast
         pieces = inline_pieces(paragraph)
         if heading:
             pieces = [
@@ -107,7 +119,7 @@ class _MarkdownRenderer:
                 continue
             text = _escape(piece.text)
             run = piece.run
-            if not (run.bold or run.italic or run.strike or run.superscript or run.subscript or run.link):
+            if not _formatted(run):
                 out.append(text)
                 continue
             core = text.strip()
@@ -124,8 +136,6 @@ class _MarkdownRenderer:
                 after = "*" if _delimited(following.run) else following.text[:1]
             elif not after and following is not None:
                 after = "["  # a note reference
-            if before in ("*", "~") and not lead:
-                before = "*"
             out.append(lead + self._format(core, run, before, after) + trail)
         return "".join(out)
 
