@@ -328,9 +328,6 @@ class HwpDocument(_Model):
 for _model in (TableCell, Table, Picture, Equation, Shape, Furniture, Section, HwpDocument):
     _model.model_rebuild()
 
-# The concrete block classes, for isinstance checks and typing of walkers.
-AnyBlock = Block
-
 
 def document_json_schema() -> dict[str, Any]:
     """The JSON Schema of the IR as ``get_ir`` returns it (checked in as ``schema/hwp_document.schema.json``)."""
@@ -339,7 +336,7 @@ def document_json_schema() -> dict[str, Any]:
     return schema
 
 
-def child_blocks(block: AnyBlock) -> Iterator[AnyBlock]:
+def child_blocks(block: Block) -> Iterator[Block]:
     """The blocks nested directly in ``block``, in reading order (as ``extract_text`` reads them)."""
     if isinstance(block, Table):
         yield from block.caption
@@ -352,9 +349,9 @@ def child_blocks(block: AnyBlock) -> Iterator[AnyBlock]:
         yield from block.caption
 
 
-def _walk(blocks: Iterable[AnyBlock]) -> Iterator[AnyBlock]:
+def _walk(blocks: Iterable[Block]) -> Iterator[Block]:
     # An explicit stack instead of recursion: nesting depth comes from the file.
-    stack: list[Iterator[AnyBlock]] = [iter(blocks)]
+    stack: list[Iterator[Block]] = [iter(blocks)]
     while stack:
         block = next(stack[-1], None)
         if block is None:
@@ -364,7 +361,7 @@ def _walk(blocks: Iterable[AnyBlock]) -> Iterator[AnyBlock]:
         stack.append(child_blocks(block))
 
 
-def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") -> Iterator[AnyBlock]:
+def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") -> Iterator[Block]:
     """Blocks of ``doc`` in reading order.
 
     ``scope``: ``body`` (the sections), ``furniture`` (headers, footers, foot/endnotes, in the
@@ -377,7 +374,7 @@ def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") 
     if kind is not None and kind not in BLOCK_KINDS:
         raise ValueError(f"kind must be one of {', '.join(BLOCK_KINDS)}, not {kind!r}")
 
-    def top_level() -> Iterator[AnyBlock]:
+    def top_level() -> Iterator[Block]:
         if scope in ("body", "all"):
             for section in doc.sections:
                 yield from section.blocks
