@@ -27,6 +27,7 @@ from rhwp_core.views.markdown import render_markdown
 from rhwp_core_test_support import plain_text, recall, showcase
 
 MD = MarkdownIt("commonmark").enable("table")
+GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
 
 def doc_of(*blocks: Any, furniture: list[Furniture] | None = None) -> HwpDocument:
@@ -184,23 +185,38 @@ def test_any_text_renders_as_itself(text: str) -> None:
 def test_formatted_runs_keep_their_text(runs: list[tuple[str, bool, bool, bool]]) -> None:
     run_models = [Run(text=t, bold=b, italic=i, strike=s) for t, b, i, s in runs]
     paragraph = Paragraph(text="".join(r.text for r in run_models), runs=run_models)
-    out = rendered(render_markdown(doc_of(paragraph)))
-    text = html.unescape(re.sub(r"<[^>]+>", "", out.replace("~~", "")))
+    out = GFM.render(render_markdown(doc_of(paragraph)))
+    text = html.unescape(re.sub(r"<[^>]+>", "", out))
     expected = re.sub("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe]", "", paragraph.text)
-    assert "".join(text.split()) == "".join(expected.replace("~~", "").split())
+    assert "".join(text.split()) == "".join(expected.split())
 
 
 def test_punctuation_edges_fall_back_to_html_tags() -> None:
     runs = [
         Run(text="회사"),
         Run(text="(주)", bold=True),
-        Run(text="이름"),
-        Run(text="굵게", bold=True),
+        Run(text="이름 "),
+        Run(text="굵게!", bold=True),
         Run(text="기울게", italic=True),
     ]
     paragraph = Paragraph(text="".join(r.text for r in runs), runs=runs)
     out = rendered(render_markdown(doc_of(paragraph)))
-    assert out == "<p>회사<strong>(주)</strong>이름<strong>굵게</strong><em>기울게</em></p>\n"
+    assert out == "<p>회사<strong>(주)</strong>이름 <strong>굵게!</strong><em>기울게</em></p>\n"
+
+
+def test_formatting_never_splits_a_word() -> None:
+    runs = [
+        Run(text="몇", bold=True, italic=True),
+        Run(text="교시", bold=True),
+        Run(text=" 본문 "),
+        Run(text="내용", bold=True),
+    ]
+    runs.append(Run(text="입니다"))
+    paragraph = Paragraph(text="".join(r.text for r in runs), runs=runs)
+    assert render_markdown(doc_of(paragraph)) == "**몇교시** 본문 내용입니다\n"
+    cell = TableCell(row=0, col=0, row_span=2, blocks=[paragraph])
+    table = render_markdown(doc_of(Table(rows=2, cols=1, cells=[cell])))
+    assert "<strong>몇교시</strong> 본문 내용입니다" in table
 
 
 def test_unsafe_links_are_not_linked() -> None:

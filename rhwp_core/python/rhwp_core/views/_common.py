@@ -56,11 +56,34 @@ def _same_format(a: Run, b: Run) -> bool:
     )
 
 
-def inline_pieces(paragraph: Paragraph) -> list[InlinePiece | NoteRef]:
+def _common_format(a: Run, b: Run) -> Run:
+    """The formatting two runs share (the link is the same: callers check)."""
+    return Run(
+        text="",
+        bold=a.bold and b.bold,
+        italic=a.italic and b.italic,
+        underline=a.underline and b.underline,
+        strike=a.strike and b.strike,
+        superscript=a.superscript and b.superscript,
+        subscript=a.subscript and b.subscript,
+        link=a.link,
+    )
+
+
+def _inside_word(left: str, right: str) -> bool:
+    """True when the boundary between two texts falls inside a word (as the views will show them)."""
+    return clean(left)[-1:].isalnum() and clean(right)[:1].isalnum()
+
+
+def inline_pieces(paragraph: Paragraph, whole_words: bool = False) -> list[InlinePiece | NoteRef]:
     """The paragraph's text as formatted pieces, with note references at their offsets.
 
     The runs are used when they spell exactly the paragraph's text (adjacent runs with the same
     formatting merged); otherwise the text alone, unformatted, so no character is lost or doubled.
+
+    ``whole_words``: formatting that changes inside a word (``**몇**교시``, common in forms) is
+    reduced to what both sides share, so markup never splits a word in the source text -- what
+    Markdown needs to stay searchable; HTML, whose text nodes join, keeps the exact formatting.
     """
     runs = paragraph.runs
     if len(runs) == 1 and runs[0].text == paragraph.text and not paragraph.note_refs:
@@ -71,10 +94,15 @@ def inline_pieces(paragraph: Paragraph) -> list[InlinePiece | NoteRef]:
     for run in runs:
         if not run.text:
             continue
-        if merged and _same_format(merged[-1].run, run):
-            merged[-1] = InlinePiece(merged[-1].text + run.text, merged[-1].run)
-        else:
-            merged.append(InlinePiece(run.text, run))
+        if merged:
+            previous = merged[-1]
+            if _same_format(previous.run, run):
+                merged[-1] = InlinePiece(previous.text + run.text, previous.run)
+                continue
+            if whole_words and previous.run.link == run.link and _inside_word(previous.text, run.text):
+                merged[-1] = InlinePiece(previous.text + run.text, _common_format(previous.run, run))
+                continue
+        merged.append(InlinePiece(run.text, run))
     if not paragraph.note_refs:
         return list(merged)
     refs = sorted(paragraph.note_refs, key=lambda ref: ref.offset)

@@ -222,10 +222,15 @@ class _Parser:
         return word
 
     def delimiter(self) -> str:
-        token = self.take()
+        """The delimiter after LEFT/RIGHT; anything else is left in place (and `.`, no delimiter, used)."""
+        token = self.peek()
         if token is None:
             return "."
-        return _DELIMITERS.get(token[1].lower() if token[0] == "word" else token[1], ".")
+        shown = _DELIMITERS.get(token[1].lower() if token[0] == "word" else token[1])
+        if shown is None:
+            return "."
+        self.pos += 1
+        return shown
 
     def delimited(self, depth: int) -> str:
         opening = self.delimiter()

@@ -83,7 +83,7 @@ class HtmlRenderer:
         if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
             return _text(paragraph.text)  # the common case, kept fast
         parts: list[str] = []
-        for piece in inline_pieces(paragraph):
+        for piece in inline_pieces(paragraph, whole_words=self.for_markdown):
             if isinstance(piece, InlinePiece):
                 parts.append(self._piece(piece))
             else:

@@ -103,7 +103,7 @@ class _MarkdownRenderer:
         """
         if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
             return _escape(paragraph.text)  # the common case, kept fast
-        pieces = inline_pieces(paragraph)
+        pieces = inline_pieces(paragraph, whole_words=True)
         if heading:
             pieces = [
                 InlinePiece(p.text, p.run.model_copy(update={"bold": False}))
@@ -144,13 +144,13 @@ class _MarkdownRenderer:
             core = f"<sub>{core}</sub>"
         if run.superscript:
             core = f"<sup>{core}</sup>"
-        delimit = _can_delimit(core, before, after)
-        if run.strike:
-            core = f"~~{core}~~" if delimit else f"<s>{core}</s>"
-        if run.italic:
-            core = f"*{core}*" if delimit else f"<em>{core}</em>"
-        if run.bold:
-            core = f"**{core}**" if delimit else f"<strong>{core}</strong>"
+        # Each layer is checked on what it wraps: `*~~x~~*` between letters cannot close.
+        for on, delimiter, tag in ((run.strike, "~~", "s"), (run.italic, "*", "em"), (run.bold, "**", "strong")):
+            if on:
+                if _can_delimit(core, before, after):
+                    core = f"{delimiter}{core}{delimiter}"
+                else:
+                    core = f"<{tag}>{core}</{tag}>"
         url = safe_url(run.link)
         if url is not None:
             core = f"[{core}]({url})"
