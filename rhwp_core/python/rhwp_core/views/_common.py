@@ -96,8 +96,12 @@ def inline_pieces(paragraph: Paragraph, whole_words: bool = False) -> list[Inlin
             continue
         if merged:
             previous = merged[-1]
-            if _same_format(previous.run, run):
+            if _same_format(previous.run, run) or not clean(run.text):
+                # (A run of nothing visible, e.g. a stray control character, takes its neighbour's format.)
                 merged[-1] = InlinePiece(previous.text + run.text, previous.run)
+                continue
+            if not clean(previous.text):
+                merged[-1] = InlinePiece(previous.text + run.text, run)
                 continue
             if whole_words and previous.run.link == run.link and _inside_word(previous.text, run.text):
                 merged[-1] = InlinePiece(previous.text + run.text, _common_format(previous.run, run))

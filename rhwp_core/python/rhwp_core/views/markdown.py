@@ -128,7 +128,7 @@ class _MarkdownRenderer:
                 continue
             lead = text[: len(text) - len(text.lstrip())]
             trail = text[len(text.rstrip()) :]
-            before = lead[-1:] if lead else (out[-1][-1:] if out and out[-1] else "")
+            before = lead[-1:] or next((part[-1] for part in reversed(out) if part), "")
             following = pieces[index + 1] if index + 1 < len(pieces) else None
             after = trail[:1]
             if not after and isinstance(following, InlinePiece):
