@@ -1,0 +1,387 @@
+"""The document IR: frozen Pydantic v2 models mirroring ``rhwp_core/reader/src/model.rs``.
+
+The native reader serialises its model once, as JSON; ``HwpDocument.model_validate_json``
+turns that into these models. Field names, nesting and the ``kind`` tag of blocks are the
+serde JSON shape of ``model.rs`` -- keep the two in step (``tests/test_ir.py`` compares them).
+
+Lengths are HWPUNIT (1/7200 inch). Character offsets count Python string indices into the
+paragraph's ``text``.
+
+Forward compatibility: fields this version does not know are ignored, and a block whose
+``kind`` this version does not know (written by a newer reader) is read as an ``Unknown``
+block whose ``object`` is that kind, so older consumers keep working on newer IR.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+from collections.abc import Iterable, Iterator
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+__all__ = [
+    "BLOCK_KINDS",
+    "SCHEMA_VERSION",
+    "BinData",
+    "Block",
+    "BlockKind",
+    "Equation",
+    "Furniture",
+    "HwpDocument",
+    "ListMarker",
+    "Metadata",
+    "NoteRef",
+    "PageDefinition",
+    "Paragraph",
+    "Picture",
+    "Provenance",
+    "Run",
+    "Section",
+    "Shape",
+    "Style",
+    "Table",
+    "TableCell",
+    "Unknown",
+    "child_blocks",
+    "document_json_schema",
+    "iter_blocks",
+]
+
+#: The schema version this module reads and writes (``model.rs``'s ``SCHEMA_VERSION``).
+SCHEMA_VERSION = "1.0"
+
+BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "unknown"]
+BLOCK_KINDS: tuple[str, ...] = ("paragraph", "table", "picture", "equation", "shape", "unknown")
+
+U32 = Annotated[int, Field(ge=0, le=0xFFFF_FFFF)]
+U8 = Annotated[int, Field(ge=0, le=0xFF)]
+
+
+class _Model(BaseModel):
+    # Frozen: a parsed document is shared between threads and cached. Unknown fields are ignored so
+    # that IR from a newer reader still validates. In the serialization-mode JSON Schema every field
+    # is required, because the reader always writes every field (the defaults are for hand-built IR).
+    model_config = ConfigDict(frozen=True, extra="ignore", json_schema_serialization_defaults_required=True)
+
+
+class Metadata(_Model):
+    """Document summary properties as stored by the authoring program."""
+
+    title: str | None = None
+    subject: str | None = None
+    author: str | None = None
+    keywords: str | None = None
+    comments: str | None = None
+    last_saved_by: str | None = None
+    created: str | None = Field(default=None, description="ISO 8601 (UTC when the file says so), as stored.")
+    modified: str | None = Field(default=None, description="ISO 8601 (UTC when the file says so), as stored.")
+
+
+class BinData(_Model):
+    """An entry of the document's binary-data table (pictures, OLE objects)."""
+
+    id: U32 = Field(description="The id controls refer to (HWP: 1-based DocInfo index; HWPX: the item id's number).")
+    storage: str = Field(description="`embedding`, `link` or `storage` (HWP); `embedding` for HWPX package items.")
+    name: str = Field(description="File name inside the package (`BIN0001.png`, `BinData/image1.png`) or linked path.")
+    extension: str | None = Field(
+        default=None, description="Lower-case extension without the dot (`png`, `jpg`, `ole`)."
+    )
+    size: int | None = Field(
+        default=None, ge=0, description="Stored (possibly compressed) size in bytes, when it exists."
+    )
+
+
+class Style(_Model):
+    """A named paragraph or character style."""
+
+    id: U32
+    name: str
+    english_name: str | None = None
+    kind: str = Field(description="`paragraph` or `character`.")
+
+
+class Provenance(_Model):
+    """Where a block comes from. Offsets count Unicode scalar values (Python string indices) in `text`."""
+
+    section: U32 = Field(default=0, description="0-based section index.")
+    paragraph: U32 = Field(
+        default=0, description="0-based index of the section-level paragraph the block is in or anchored to."
+    )
+    char_start: U32 = 0
+    char_end: U32 = 0
+    page: U32 | None = Field(
+        default=None, description="1-based page as last laid out by the authoring program; null without layout data."
+    )
+
+
+class Run(_Model):
+    """A stretch of paragraph text with one character formatting."""
+
+    text: str
+    bold: bool = False
+    italic: bool = False
+    underline: bool = False
+    strike: bool = False
+    superscript: bool = False
+    subscript: bool = False
+    link: str | None = Field(default=None, description="Hyperlink target when the run lies inside a hyperlink field.")
+
+
+class ListMarker(_Model):
+    """The list item marker of a numbered or bulleted paragraph."""
+
+    kind: str = Field(description="`bullet` or `number`.")
+    level: U8 = Field(description="1-based nesting level.")
+    marker: str = Field(description="The marker as the document shows it (`•`, `1.`, `가)`), best effort.")
+
+
+class NoteRef(_Model):
+    """A reference from body text to a footnote or endnote."""
+
+    kind: str = Field(description="`footnote` or `endnote`.")
+    number: U32 = Field(description="The note's number as shown.")
+    offset: U32 = Field(description="Character offset in the paragraph text where the reference mark sits.")
+
+
+class Paragraph(_Model):
+    """A paragraph: its plain text, formatted runs, heading level, list marker and note references."""
+
+    kind: Literal["paragraph"] = "paragraph"
+    text: str
+    # `builtins.list`: the field named `list` below shadows the builtin inside this class body.
+    runs: builtins.list[Run] = Field(default_factory=builtins.list)
+    style: str | None = None
+    heading_level: U8 | None = Field(
+        default=None, description="1..=6 when the paragraph is an outline/heading paragraph."
+    )
+    list: ListMarker | None = None
+    note_refs: builtins.list[NoteRef] = Field(default_factory=builtins.list)
+    break_before: str | None = Field(
+        default=None, description="`page` or `column` when the paragraph starts with a break."
+    )
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
+class TableCell(_Model):
+    """A table cell: its top-left grid address, spans and content."""
+
+    row: U32 = Field(description="0-based row of the cell's top-left grid position.")
+    col: U32 = Field(description="0-based column of the cell's top-left grid position.")
+    row_span: U32 = 1
+    col_span: U32 = 1
+    header: bool = False
+    blocks: list[Block] = Field(default_factory=list)
+
+
+class Table(_Model):
+    """A table: its grid size and cells (in reading order: row, then column)."""
+
+    kind: Literal["table"] = "table"
+    rows: U32
+    cols: U32
+    cells: list[TableCell] = Field(default_factory=list)
+    caption: list[Block] = Field(default_factory=list)
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
+class Picture(_Model):
+    """A picture: its bin-data reference and size."""
+
+    kind: Literal["picture"] = "picture"
+    bin_data_id: U32 | None = None
+    bin_data_name: str | None = Field(default=None, description="The bin data's name (`BIN0001.png`), resolved.")
+    width: U32 = 0
+    height: U32 = 0
+    description: str | None = None
+    caption: list[Block] = Field(default_factory=list)
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
+class Equation(_Model):
+    """An equation, in HWP's equation-script syntax as stored."""
+
+    kind: Literal["equation"] = "equation"
+    script: str
+    caption: list[Block] = Field(default_factory=list)
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
+class Shape(_Model):
+    """A drawing object that carries text: a text box, a shape with text, or a group of such objects."""
+
+    kind: Literal["shape"] = "shape"
+    shape_kind: str = Field(description="`rectangle`, `ellipse`, `polygon`, `line`, `arc`, `curve`, `container`, ...")
+    blocks: list[Block] = Field(default_factory=list)
+    caption: list[Block] = Field(default_factory=list)
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
+class Unknown(_Model):
+    """An object the reader recognised but does not model further (OLE, chart, video, form, ...).
+
+    A block of a kind this version does not know (from a newer reader) is read as one of these,
+    with ``object`` set to that kind.
+    """
+
+    kind: Literal["unknown"] = "unknown"
+    object: str = Field(description="The control id (`gso `, `ole`, `chart`, `form`, ...) or element name.")
+    bin_data_id: U32 | None = None
+    text: str | None = Field(default=None, description="Any text the object carries (e.g. a form control's caption).")
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
+def _route_unknown_kind(value: Any) -> Any:
+    """Read a block of a kind this version does not know as an ``Unknown`` block (forward compatibility)."""
+    if isinstance(value, dict):
+        kind = value.get("kind")
+        if kind not in BLOCK_KINDS:
+            text = value.get("text")
+            provenance = value.get("provenance")
+            return {
+                "kind": "unknown",
+                "object": kind if isinstance(kind, str) else "unknown",
+                "text": text if isinstance(text, str) else None,
+                "provenance": provenance if isinstance(provenance, dict) else {},
+            }
+    return value
+
+
+Block = Annotated[
+    Union[Paragraph, Table, Picture, Equation, Shape, Unknown],  # noqa: UP007 -- a runtime type expression
+    Field(discriminator="kind"),
+    BeforeValidator(_route_unknown_kind),
+]
+"""A body or furniture block, tagged by ``kind``."""
+
+
+class Furniture(_Model):
+    """Page headers/footers and foot/endnotes: what is not the running body."""
+
+    kind: str = Field(description="`header`, `footer`, `footnote` or `endnote`.")
+    applies_to: str | None = Field(
+        default=None, description="`both`, `even` or `odd` for headers/footers; null for notes."
+    )
+    number: U32 | None = Field(default=None, description="The note number (notes only).")
+    blocks: list[Block] = Field(default_factory=list)
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
+class PageDefinition(_Model):
+    """Paper size, orientation and margins of a section (HWPUNIT)."""
+
+    width: U32 = 0
+    height: U32 = 0
+    landscape: bool = False
+    margin_left: U32 = 0
+    margin_right: U32 = 0
+    margin_top: U32 = 0
+    margin_bottom: U32 = 0
+
+
+class Section(_Model):
+    """A body section and its blocks in reading order."""
+
+    index: U32 = 0
+    page: PageDefinition | None = None
+    columns: U32 = Field(default=1, description="Number of text columns the section starts with.")
+    paragraph_count: U32 = Field(
+        default=0, description="Section-level paragraphs, including empty ones (which carry no block)."
+    )
+    blocks: list[Block] = Field(default_factory=list)
+
+
+class HwpDocument(_Model):
+    """A whole HWP 5.0 or HWPX document: metadata, body sections and furniture."""
+
+    schema_version: str = Field(default=SCHEMA_VERSION, description="Version of this JSON shape.")
+    format: Literal["hwp", "hwpx"]
+    version: str = Field(default="", description="`5.0.3.4` for HWP; the package's version for HWPX.")
+    compressed: bool = False
+    distribution: bool = False
+    metadata: Metadata = Field(default_factory=Metadata)
+    styles: list[Style] = Field(default_factory=list)
+    bin_data: list[BinData] = Field(default_factory=list)
+    sections: list[Section] = Field(default_factory=list)
+    furniture: list[Furniture] = Field(default_factory=list)
+    pages: U32 | None = Field(default=None, description="Page count as last laid out by the authoring program.")
+    warnings: list[str] = Field(default_factory=list, description="What lenient reading skipped or repaired.")
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **kwargs: Any) -> HwpDocument:
+        """Validate the reader's JSON, however deeply its tables and boxes nest.
+
+        pydantic-core's JSON parser stops at 200 levels of JSON nesting, which is about 49
+        tables nested in cells (each costs four levels); the reader allows deeper documents
+        (``Limits.max_depth``). Those are parsed with the standard library and validated as
+        Python objects instead.
+        """
+        try:
+            return super().model_validate_json(json_data, **kwargs)
+        except ValidationError as error:
+            if not any(e["type"] == "json_invalid" and "recursion" in e["msg"] for e in error.errors()):
+                raise
+        return cls.model_validate(json.loads(json_data), **kwargs)
+
+
+for _model in (TableCell, Table, Picture, Equation, Shape, Furniture, Section, HwpDocument):
+    _model.model_rebuild()
+
+
+def document_json_schema() -> dict[str, Any]:
+    """The JSON Schema of the IR as ``get_ir`` returns it (checked in as ``schema/hwp_document.schema.json``)."""
+    schema = HwpDocument.model_json_schema(mode="serialization")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
+
+
+def child_blocks(block: Block) -> Iterator[Block]:
+    """The blocks nested directly in ``block``, in reading order (as ``extract_text`` reads them)."""
+    if isinstance(block, Table):
+        yield from block.caption
+        for cell in block.cells:
+            yield from cell.blocks
+    elif isinstance(block, Shape):
+        yield from block.blocks
+        yield from block.caption
+    elif isinstance(block, (Picture, Equation)):
+        yield from block.caption
+
+
+def _walk(blocks: Iterable[Block]) -> Iterator[Block]:
+    # An explicit stack instead of recursion: nesting depth comes from the file.
+    stack: list[Iterator[Block]] = [iter(blocks)]
+    while stack:
+        block = next(stack[-1], None)
+        if block is None:
+            stack.pop()
+            continue
+        yield block
+        stack.append(child_blocks(block))
+
+
+def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") -> Iterator[Block]:
+    """Blocks of ``doc`` in reading order.
+
+    ``scope``: ``body`` (the sections), ``furniture`` (headers, footers, foot/endnotes, in the
+    document's order) or ``all`` (body, then furniture). ``kind=None`` yields the top-level
+    blocks; with ``kind`` set, every block of that kind at any depth (a table in a cell, a
+    paragraph in a text box), in reading order.
+    """
+    if scope not in ("body", "furniture", "all"):
+        raise ValueError(f"scope must be 'body', 'furniture' or 'all', not {scope!r}")
+    if kind is not None and kind not in BLOCK_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(BLOCK_KINDS)}, not {kind!r}")
+
+    def top_level() -> Iterator[Block]:
+        if scope in ("body", "all"):
+            for section in doc.sections:
+                yield from section.blocks
+        if scope in ("furniture", "all"):
+            for furniture in doc.furniture:
+                yield from furniture.blocks
+
+    if kind is None:
+        return top_level()
+    return (block for block in _walk(top_level()) if block.kind == kind)

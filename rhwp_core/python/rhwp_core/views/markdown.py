@@ -1,0 +1,349 @@
+"""The Markdown view (CommonMark + GFM tables and footnotes) rendered from the IR.
+
+- Headings from ``heading_level``; lists from ``Paragraph.list`` (``-`` for bullets, the
+  document's own number for ``1.``/``1)`` markers, other markers such as ``가)`` kept as text),
+  nested by level.
+- Runs as ``**bold**``, ``*italic*``, ``~~strike~~``, ``<sup>``/``<sub>`` and ``[links](url)``;
+  where CommonMark's flanking rules would not take a delimiter (e.g. ``**(주)**`` between
+  letters) the HTML tag is written instead. Underline has no Markdown form and is dropped.
+- Tables: GFM pipe tables when the grid is simple (no merged cells, one paragraph per cell);
+  otherwise an HTML ``<table>`` with rowspan/colspan, whose cells are escaped HTML.
+- Foot/endnotes: ``[^1]`` / ``[^e1]`` at the reference, definitions at the end.
+- Pictures: ``![description](BIN0001.png "width × height mm")``; equations: ``$LaTeX$`` with
+  the original script kept beside it in an HTML comment; text boxes and shapes: blockquotes.
+- Page headers/footers only with ``include_furniture`` (headers first, footers last).
+
+Text is escaped so that it renders literally, however hostile: no raw HTML, link, emphasis,
+list, heading or table syntax can come from the document's own characters.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from ..ir import Block, Equation, HwpDocument, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
+from ._common import InlinePiece, NoteIndex, clean, inline_pieces, paragraph_is_empty, safe_url
+from .equation import to_latex
+from .html import HtmlRenderer
+
+__all__ = ["render_markdown"]
+
+# Escaped wherever they appear: they can open code, emphasis, links, HTML, tables, strikethrough, math.
+# (A regex with a callback beats str.translate here: most text has none of them.)
+_ALWAYS = re.compile(r"[\\`*_\[\]<|~$]")
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")  # `&amp;` would otherwise render as `&`
+# At the start of a line: headings, block quotes, list markers, setext underlines, ordered lists,
+# and a footnote reference followed by `:` (it would read as a footnote definition).
+_LINE_START = re.compile(r"^(?:([#>+=-])|(\d{1,9})[.)]|(\[\^[^\]]*\]):)")
+
+
+def _backslashed(match: re.Match[str]) -> str:
+    return "\\" + match.group()
+
+
+def _escape(text: str) -> str:
+    text = _ALWAYS.sub(_backslashed, clean(text))
+    return _ENTITY.sub(r"\\&", text) if "&" in text else text
+
+
+def _escape_line_start(line: str) -> str:
+    match = _LINE_START.match(line)
+    if match is None:
+        return line
+    if match.group(1):
+        return "\\" + line
+    cut = match.end(2) if match.group(2) else match.end(3)
+    return line[:cut] + "\\" + line[cut:]
+
+
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char)[0] in "PS"
+
+
+def _formatted(run: Run) -> bool:
+    """True when the run has formatting this view shows (underline has no Markdown form)."""
+    return run.bold or run.italic or run.strike or run.superscript or run.subscript or run.link is not None
+
+
+def _delimited(run: Run) -> bool:
+    return run.bold or run.italic or run.strike
+
+
+def _can_delimit(core: str, before: str, after: str) -> bool:
+    """True when ``*``/``~~`` delimiters around ``core`` open and close under CommonMark's flanking rules.
+
+    A neighbouring delimiter (``before``/``after`` of ``*`` or ``~``) would merge with ours, so it
+    counts as "cannot delimit" too.
+    """
+    if before in ("*", "~") or after in ("*", "~"):
+        return False
+    first, last = core[0], core[-1]
+    opens = not first.isspace() and (
+        not _is_punctuation(first) or not before or before.isspace() or _is_punctuation(before)
+    )
+    closes = not last.isspace() and (
+        not _is_punctuation(last) or not after or after.isspace() or _is_punctuation(after)
+    )
+    return opens and closes
+
+
+class _MarkdownRenderer:
+    def __init__(self, doc: HwpDocument) -> None:
+        self.doc = doc
+        self.notes = NoteIndex(doc)
+
+    # -- inline ---------------------------------------------------------------------------------
+
+    def inline(self, paragraph: Paragraph, heading: bool = False) -> str:
+        """The paragraph's inline Markdown; newlines are the paragraph's own line breaks.
+
+        In a heading, bold is dropped: headings are bold already, and `# **1. 개요**` reads worse.
+        """
+        if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
+            return _escape(paragraph.text)  # the common case, kept fast
+        pieces = inline_pieces(paragraph, whole_words=True)
+        if heading:
+            pieces = [
+                InlinePiece(p.text, p.run.model_copy(update={"bold": False}))
+                if isinstance(p, InlinePiece) and p.run.bold
+                else p
+                for p in pieces
+            ]
+        out: list[str] = []
+        for index, piece in enumerate(pieces):
+            if not isinstance(piece, InlinePiece):
+                note = self.notes.note_for(piece)
+                out.append(f"[^{note.label}]" if note is not None else f"<sup>{piece.number}</sup>")
+                continue
+            text = _escape(piece.text)
+            run = piece.run
+            if not _formatted(run):
+                out.append(text)
+                continue
+            core = text.strip()
+            if not core:
+                out.append(text)
+                continue
+            lead = text[: len(text) - len(text.lstrip())]
+            trail = text[len(text.rstrip()) :]
+            before = lead[-1:] or next((part[-1] for part in reversed(out) if part), "")
+            following = pieces[index + 1] if index + 1 < len(pieces) else None
+            after = trail[:1]
+            if not after and isinstance(following, InlinePiece):
+                # A formatted neighbour's delimiters would merge with ours (`**a***b*`): "*" forces HTML tags.
+                after = "*" if _delimited(following.run) else following.text[:1]
+            elif not after and following is not None:
+                after = "["  # a note reference
+            out.append(lead + self._format(core, run, before, after) + trail)
+        return "".join(out)
+
+    def _format(self, core: str, run: Run, before: str, after: str) -> str:
+        if run.subscript:
+            core = f"<sub>{core}</sub>"
+        if run.superscript:
+            core = f"<sup>{core}</sup>"
+        # Each layer is checked on what it wraps: `*~~x~~*` between letters cannot close.
+        for on, delimiter, tag in ((run.strike, "~~", "s"), (run.italic, "*", "em"), (run.bold, "**", "strong")):
+            if on:
+                if _can_delimit(core, before, after):
+                    core = f"{delimiter}{core}{delimiter}"
+                else:
+                    core = f"<{tag}>{core}</{tag}>"
+        url = safe_url(run.link)
+        if url is not None:
+            core = f"[{core}]({url})"
+        return core
+
+    def _lines(self, paragraph: Paragraph) -> list[str]:
+        """Inline Markdown split at the paragraph's line breaks, each line trimmed and escaped at its start."""
+        lines = (line.strip() for line in self.inline(paragraph).split("\n"))
+        return [_escape_line_start(line) for line in lines if line]
+
+    # -- blocks ---------------------------------------------------------------------------------
+
+    def blocks(self, blocks: Sequence[Block]) -> str:
+        """Markdown for sibling blocks: blank lines between blocks, none between list items."""
+        out: list[str] = []
+        list_indents: list[int] = []  # content column of each open list level
+        previous_was_item = False
+        for block in blocks:
+            if isinstance(block, Paragraph) and block.list is not None and not block.heading_level:
+                item = self._list_item(block, list_indents)
+                if item:
+                    out.append(("\n" if previous_was_item else "\n\n") + item if out else item)
+                    previous_was_item = True
+                continue
+            text = self.block(block)
+            if text:
+                list_indents.clear()
+                out.append("\n\n" + text if out else text)
+                previous_was_item = False
+        return "".join(out)
+
+    def _list_item(self, paragraph: Paragraph, list_indents: list[int]) -> str:
+        lines = self._lines(paragraph)
+        marker = paragraph.list
+        if not lines or marker is None:
+            return ""
+        level = max(1, marker.level)
+        del list_indents[level - 1 :]
+        indent = list_indents[-1] if list_indents else 0
+        shown = marker.marker.strip()
+        numeric = re.fullmatch(r"(\d{1,9})([.)])", shown)
+        if marker.kind == "number" and numeric:
+            bullet = shown
+        else:
+            bullet = "-"
+            if marker.kind == "number" and shown:
+                lines[0] = _escape(shown) + " " + lines[0]
+        list_indents.append(indent + len(bullet) + 1)
+        pad = " " * (indent + len(bullet) + 1)
+        return " " * indent + bullet + " " + ("\\\n" + pad).join(lines)
+
+    def block(self, block: Block) -> str:
+        if isinstance(block, Paragraph):
+            return self.paragraph(block)
+        if isinstance(block, Table):
+            return self.table(block)
+        if isinstance(block, Picture):
+            return self.picture(block)
+        if isinstance(block, Equation):
+            return self.equation(block)
+        if isinstance(block, Shape):
+            return self.shape(block)
+        if isinstance(block, Unknown):
+            return self.unknown(block)
+        return ""
+
+    def paragraph(self, paragraph: Paragraph) -> str:
+        if paragraph_is_empty(paragraph):
+            return ""
+        if paragraph.heading_level:
+            lines = self.inline(paragraph, heading=True).split("\n")
+            text = " ".join(line.strip() for line in lines if line.strip())
+            # Every `#` escaped: a trailing run of them would otherwise be taken as a closing sequence.
+            text = text.replace("#", "\\#")
+            return "#" * min(6, paragraph.heading_level) + " " + text
+        return "\\\n".join(self._lines(paragraph))
+
+    def table(self, table: Table) -> str:
+        parts = [self.blocks(table.caption)] if table.caption else []
+        parts.append(self._pipe_table(table) if _is_simple_grid(table) else self._html_table(table))
+        return "\n\n".join(part for part in parts if part)
+
+    def _cell_text(self, cell: TableCell) -> str:
+        paragraphs = [b for b in cell.blocks if isinstance(b, Paragraph) and not paragraph_is_empty(b)]
+        if not paragraphs:
+            return ""
+        paragraph = paragraphs[0]
+        lines = [line.strip() for line in self.inline(paragraph).split("\n") if line.strip()]
+        prefix = (
+            _escape(paragraph.list.marker.strip()) + " " if paragraph.list and paragraph.list.marker.strip() else ""
+        )
+        return prefix + "<br>".join(lines)
+
+    def _pipe_table(self, table: Table) -> str:
+        grid = [["" for _ in range(table.cols)] for _ in range(table.rows)]
+        for cell in table.cells:
+            grid[cell.row][cell.col] = self._cell_text(cell)
+        rows = ["| " + " | ".join(row) + " |" for row in grid]
+        rows.insert(1, "|" + "|".join(" --- " for _ in range(table.cols)) + "|")
+        return "\n".join(rows)
+
+    def _html_table(self, table: Table) -> str:
+        renderer = HtmlRenderer(self.notes, for_markdown=True)
+        renderer.table(table.model_copy(update={"caption": []}))
+        # An HTML block ends at a blank line: the fragment has none (empty lines are dropped).
+        return "\n".join(line for line in "\n".join(renderer.out).split("\n") if line.strip())
+
+    def picture(self, picture: Picture) -> str:
+        alt = " ".join(_escape(picture.description or "").split())
+        url = safe_url(picture.bin_data_name) or ""
+        title = ""
+        if picture.width and picture.height:
+            title = f' "{picture.width * 25.4 / 7200:.1f} × {picture.height * 25.4 / 7200:.1f} mm"'
+        image = f"![{alt}]({url}{title})"
+        caption = self.blocks(picture.caption)
+        return image + ("\n\n" + caption if caption else "")
+
+    def equation(self, equation: Equation) -> str:
+        script = " ".join(clean(equation.script).split())
+        parts = []
+        if script:
+            latex = to_latex(script)
+            # The original script stays beside the LaTeX (words such as `over` would be lost otherwise).
+            comment = re.sub(r"-{2,}", lambda m: " ".join("-" * len(m.group())), script).lstrip(">-")
+            parts.append(f"${latex}$ <!-- {comment} -->")
+        caption = self.blocks(equation.caption)
+        if caption:
+            parts.append(caption)
+        return "\n\n".join(parts)
+
+    def shape(self, shape: Shape) -> str:
+        inner = "\n\n".join(part for part in (self.blocks(shape.blocks), self.blocks(shape.caption)) if part)
+        if not inner:
+            return ""
+        return "\n".join("> " + line if line else ">" for line in inner.split("\n"))
+
+    def unknown(self, unknown: Unknown) -> str:
+        text = clean(unknown.text or "").strip()
+        if text:
+            return "\\\n".join(_escape_line_start(line.strip()) for line in _escape(text).split("\n") if line.strip())
+        name = re.sub(r"[^\w .:-]", "", clean(unknown.object)).replace("--", "-").strip(" -")
+        return f"<!-- object: {name or 'unknown'} -->"
+
+    # -- furniture ------------------------------------------------------------------------------
+
+    def page_furniture(self, kind: str) -> list[str]:
+        """Each distinct header (or footer) once, in document order."""
+        seen: list[str] = []
+        for furniture in self.doc.furniture:
+            if furniture.kind == kind:
+                text = self.blocks(furniture.blocks)
+                if text and text not in seen:
+                    seen.append(text)
+        return seen
+
+    def note_definitions(self) -> list[str]:
+        definitions = []
+        for note in self.notes.notes:
+            body = self.blocks(note.furniture.blocks)
+            lines = body.split("\n")
+            indented = "\n".join(["", *("    " + line if line else "" for line in lines[1:])])
+            definitions.append(f"[^{note.label}]: {lines[0]}{indented if len(lines) > 1 else ''}".rstrip())
+        return definitions
+
+
+def _is_simple_grid(table: Table) -> bool:
+    """A grid GFM can show: no merged cells, every position at most once, one paragraph per cell at most."""
+    if table.rows < 1 or table.cols < 1 or len(table.cells) > table.rows * table.cols:
+        return False
+    seen: set[tuple[int, int]] = set()
+    for cell in table.cells:
+        if cell.row_span > 1 or cell.col_span > 1 or cell.row >= table.rows or cell.col >= table.cols:
+            return False
+        if (cell.row, cell.col) in seen:
+            return False
+        seen.add((cell.row, cell.col))
+        content = [b for b in cell.blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
+        if len(content) > 1 or (content and not isinstance(content[0], Paragraph)):
+            return False
+    return True
+
+
+def render_markdown(doc: HwpDocument, include_furniture: bool = False) -> str:
+    """Markdown for ``doc``; ``include_furniture`` adds page headers (first) and footers (last)."""
+    renderer = _MarkdownRenderer(doc)
+    parts: list[str] = []
+    if include_furniture:
+        parts.extend(renderer.page_furniture("header"))
+    for section in doc.sections:
+        text = renderer.blocks(section.blocks)
+        if text:
+            parts.append(text)
+    if include_furniture:
+        parts.extend(renderer.page_furniture("footer"))
+    parts.extend(renderer.note_definitions())
+    return "\n\n".join(parts) + "\n" if parts else ""
