@@ -43,12 +43,26 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
+def _field(obj: Any, snake: str, camel: str) -> Any:
+    """mcp 2.x spells protocol fields in snake_case, 1.x in camelCase: accept both."""
+    return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel)
+
+
+def _is_error(result: Any) -> bool:
+    return bool(_field(result, "is_error", "isError"))
+
+
+def _schema(tool: Any) -> dict[str, Any]:
+    schema: dict[str, Any] = _field(tool, "input_schema", "inputSchema")
+    return schema
+
+
 def _text(result: Any) -> str:
     return "\n".join(block.text for block in result.content if getattr(block, "text", None) is not None)
 
 
 def _error(result: Any) -> dict[str, Any]:
-    assert result.isError, _text(result)[:300]
+    assert _is_error(result), _text(result)[:300]
     payload: dict[str, Any] = json.loads(_text(result))
     assert set(payload) >= {"error", "message", "suggestion"}
     return payload
@@ -78,13 +92,14 @@ def test_tools_list_is_exactly_the_seven_with_enums_and_annotations() -> None:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert set(tools) == SEVEN
         for tool in tools.values():
-            assert tool.annotations is not None and tool.annotations.readOnlyHint is True, tool.name
-            assert tool.annotations.idempotentHint is True, tool.name
+            assert tool.annotations is not None, tool.name
+            assert _field(tool.annotations, "read_only_hint", "readOnlyHint") is True, tool.name
+            assert _field(tool.annotations, "idempotent_hint", "idempotentHint") is True, tool.name
             assert tool.description and len(tool.description) > 80, tool.name
-        kind = json.dumps(tools["iter_blocks"].inputSchema["properties"]["kind"])
+        kind = json.dumps(_schema(tools["iter_blocks"])["properties"]["kind"])
         assert '"table"' in kind and '"paragraph"' in kind
-        assert "furniture" in json.dumps(tools["iter_blocks"].inputSchema["properties"]["scope"])
-        assert "ir-blocks" in json.dumps(tools["chunks"].inputSchema["properties"]["mode"])
+        assert "furniture" in json.dumps(_schema(tools["iter_blocks"])["properties"]["scope"])
+        assert "ir-blocks" in json.dumps(_schema(tools["chunks"])["properties"]["mode"])
 
     _run(body)
 
@@ -117,7 +132,7 @@ def test_every_tool_succeeds_on_every_document_over_stdio() -> None:
             summary = None
             for tool, args in calls:
                 result = await session.call_tool(tool, {"path": str(doc), **args})
-                assert not result.isError, f"{tool} on {doc.name}: {_text(result)[:300]}"
+                assert not _is_error(result), f"{tool} on {doc.name}: {_text(result)[:300]}"
                 text = _text(result)
                 assert len(text) <= CAP + 200, f"{tool} on {doc.name} returned {len(text)} characters"
                 if tool == "parse_hwp_summary":
@@ -129,7 +144,7 @@ def test_every_tool_succeeds_on_every_document_over_stdio() -> None:
                     assert json.loads(text)["total"] > 0, f"{tool} {args} on {doc.name} has no chunks"
             # get_ir either answers or says too_large with the way to ask for part of it.
             ir = await session.call_tool("get_ir", {"path": str(doc)})
-            if ir.isError:
+            if _is_error(ir):
                 payload = _error(ir)
                 assert payload["error"] == "too_large", payload
                 assert "iter_blocks" in payload["suggestion"] or "section" in payload["suggestion"]
@@ -156,12 +171,12 @@ def test_errors_are_typed_and_the_server_keeps_serving(tmp_path: Path) -> None:
         for bad in _bad_files():
             for tool in ("extract_text", "parse_hwp_summary", "to_markdown"):
                 result = await session.call_tool(tool, {"path": str(bad)})
-                if "read" in expected(bad.name) and not result.isError:
+                if "read" in expected(bad.name) and not _is_error(result):
                     continue
                 code = _error(result)["error"]
                 assert code in expected(bad.name), f"{tool} on {bad.name}: {code}"
         again = await session.call_tool("extract_text", {"path": str(SAMPLE), "max_chars": 2000})
-        assert not again.isError and _text(again)
+        assert not _is_error(again) and _text(again)
 
     _run(body)
 
@@ -217,7 +232,10 @@ def _free_port() -> int:
 
 
 def test_the_same_calls_over_streamable_http() -> None:
-    from mcp.client.streamable_http import streamablehttp_client
+    try:
+        from mcp.client.streamable_http import streamable_http_client as http_client
+    except ImportError:  # mcp 1.x
+        from mcp.client.streamable_http import streamablehttp_client as http_client
 
     port = _free_port()
     proc = subprocess.Popen(
@@ -238,14 +256,14 @@ def test_the_same_calls_over_streamable_http() -> None:
                 time.sleep(0.1)
 
         async def main() -> None:
-            async with streamablehttp_client(f"http://127.0.0.1:{port}/mcp") as (read, write, _):
-                async with ClientSession(read, write) as session:
+            async with http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                async with ClientSession(streams[0], streams[1]) as session:
                     await session.initialize()
                     assert {t.name for t in (await session.list_tools()).tools} == SEVEN
                     summary = await session.call_tool("parse_hwp_summary", {"path": str(SAMPLE)})
                     assert json.loads(_text(summary))["format"] == "hwp"
                     md = await session.call_tool("to_markdown", {"path": str(SAMPLE)})
-                    assert not md.isError and "|" in _text(md) or "<table" in _text(md)
+                    assert not _is_error(md) and "|" in _text(md) or "<table" in _text(md)
                     bad = await session.call_tool("iter_blocks", {"path": str(SAMPLE), "kind": "invalid_value"})
                     assert _error(bad)["error"] == "invalid_input"
                     chunks = await session.call_tool("chunks", {"path": str(SAMPLE), "mode": "ir-blocks"})
@@ -266,11 +284,11 @@ def _inspector(*args: str) -> subprocess.CompletedProcess[str]:
             pytest.fail("npx is needed for the MCP Inspector test")
         pytest.skip("npx not installed")
     return subprocess.run(
-        ["npx", "-y", INSPECTOR, "--cli", *_command(), "--", *args],
+        ["npx", "-y", INSPECTOR, "--cli", *_command(), *args],
         capture_output=True,
         text=True,
         timeout=300,
-        env=_env(),
+        env={**_env(), "npm_config_yes": "true", "npm_config_update_notifier": "false"},
     )
 
 

@@ -188,7 +188,13 @@ def _call(args: argparse.Namespace) -> int:
         return 2
     host = _create_host(args)
     is_error, text = asyncio.run(_call_async(host.server, args.tool, arguments))
-    print(text)
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `rhwp-mcp call ... | head`: the reader left; say nothing more, like other shell tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return 1 if is_error else 0
 
 
