@@ -20,7 +20,9 @@ list, heading or table syntax can come from the document's own characters.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from ..ir import Block, Equation, HwpDocument, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
@@ -28,7 +30,7 @@ from ._common import InlinePiece, NoteIndex, clean, inline_pieces, paragraph_is_
 from .equation import to_latex
 from .html import HtmlRenderer
 
-__all__ = ["render_markdown"]
+__all__ = ["render_block_markdown", "render_markdown"]
 
 # Escaped wherever they appear: they can open code, emphasis, links, HTML, tables, strikethrough, math.
 # (A regex with a callback beats str.translate here: most text has none of them.)
@@ -90,9 +92,9 @@ def _can_delimit(core: str, before: str, after: str) -> bool:
 
 
 class _MarkdownRenderer:
-    def __init__(self, doc: HwpDocument) -> None:
+    def __init__(self, doc: HwpDocument, notes: NoteIndex | None = None) -> None:
         self.doc = doc
-        self.notes = NoteIndex(doc)
+        self.notes = notes if notes is not None else NoteIndex(doc)
 
     # -- inline ---------------------------------------------------------------------------------
 
@@ -347,3 +349,33 @@ def render_markdown(doc: HwpDocument, include_furniture: bool = False) -> str:
         parts.extend(renderer.page_furniture("footer"))
     parts.extend(renderer.note_definitions())
     return "\n\n".join(parts) + "\n" if parts else ""
+
+
+# Note labels of the documents whose blocks were rendered last (render_block_markdown is called
+# once per block; labelling walks the whole body). Keyed by id() with the document held, so an id
+# is never reused while its entry lives.
+_NOTE_INDEXES: OrderedDict[int, tuple[HwpDocument, NoteIndex]] = OrderedDict()
+_NOTE_INDEXES_LOCK = threading.Lock()
+
+
+def _note_index(doc: HwpDocument) -> NoteIndex:
+    with _NOTE_INDEXES_LOCK:
+        entry = _NOTE_INDEXES.get(id(doc))
+        if entry is not None and entry[0] is doc:
+            _NOTE_INDEXES.move_to_end(id(doc))
+            return entry[1]
+    notes = NoteIndex(doc)
+    with _NOTE_INDEXES_LOCK:
+        _NOTE_INDEXES[id(doc)] = (doc, notes)
+        while len(_NOTE_INDEXES) > 8:
+            _NOTE_INDEXES.popitem(last=False)
+    return notes
+
+
+def render_block_markdown(doc: HwpDocument, block: Block) -> str:
+    """Markdown of one block of ``doc`` (e.g. a table for a chunk), labelled as in ``render_markdown``.
+
+    Note references get the labels the whole document's view gives them; the notes themselves
+    are not appended.
+    """
+    return _MarkdownRenderer(doc, _note_index(doc)).block(block)
