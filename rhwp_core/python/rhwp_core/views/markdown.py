@@ -1,4 +1,4 @@
-"""The Markdown view (CommonMark + GFM tables and footnotes) rendered from the IR.
+r"""The Markdown view (CommonMark + GFM tables and footnotes) rendered from the IR.
 
 - Headings from ``heading_level``; lists from ``Paragraph.list`` (``-`` for bullets, the
   document's own number for ``1.``/``1)`` markers, other markers such as ``가)`` kept as text),
@@ -14,7 +14,12 @@
 - Page headers/footers only with ``include_furniture`` (headers first, footers last).
 
 Text is escaped so that it renders literally, however hostile: no raw HTML, link, emphasis,
-list, heading or table syntax can come from the document's own characters.
+list, heading or table syntax can come from the document's own characters. Everywhere:
+``\ ` * _ [ ] < | ~ $`` and ``&`` before an entity name; at the start of a line: ``# > + - =``,
+``1.``/``1)`` and ``[^1]:``; leading indentation is dropped (it would start a code block).
+``!`` and a mid-line ``>`` are left alone: with ``[`` and ``<`` escaped they cannot act.
+Formatting that changes inside a word is reduced to what both sides share, so markup never
+splits a word (the text stays searchable).
 """
 
 from __future__ import annotations
