@@ -31,7 +31,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from ..ir import Block, Equation, HwpDocument, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
-from ._common import InlinePiece, NoteIndex, clean, inline_pieces, paragraph_is_empty, safe_url
+from ._common import InlinePiece, NoteIndex, clean, inline_pieces, paragraph_is_empty, placed_cells, safe_url
 from .equation import to_latex
 from .html import HtmlRenderer
 
@@ -253,8 +253,8 @@ class _MarkdownRenderer:
 
     def _pipe_table(self, table: Table) -> str:
         grid = [["" for _ in range(table.cols)] for _ in range(table.rows)]
-        for cell in table.cells:
-            grid[cell.row][cell.col] = self._cell_text(cell)
+        for cell, row, col in placed_cells(table):
+            grid[row][col] = self._cell_text(cell)
         rows = ["| " + " | ".join(row) + " |" for row in grid]
         rows.insert(1, "|" + "|".join(" --- " for _ in range(table.cols)) + "|")
         return "\n".join(rows)
@@ -324,16 +324,20 @@ class _MarkdownRenderer:
 
 
 def _is_simple_grid(table: Table) -> bool:
-    """A grid GFM can show: no merged cells, every position at most once, one paragraph per cell at most."""
-    if table.rows < 1 or table.cols < 1 or len(table.cells) > table.rows * table.cols:
+    """A grid GFM can show: no merged cells, every position at most once, one paragraph per cell at most.
+
+    The grid must also be mostly filled (its size comes from the file, and the pipe table
+    writes every position).
+    """
+    if table.rows < 1 or table.cols < 1 or table.rows * table.cols > 4 * len(table.cells) + 16:
         return False
     seen: set[tuple[int, int]] = set()
-    for cell in table.cells:
-        if cell.row_span > 1 or cell.col_span > 1 or cell.row >= table.rows or cell.col >= table.cols:
+    for cell, row, col in placed_cells(table):
+        if cell.row_span > 1 or cell.col_span > 1 or row >= table.rows or col >= table.cols:
             return False
-        if (cell.row, cell.col) in seen:
+        if (row, col) in seen:
             return False
-        seen.add((cell.row, cell.col))
+        seen.add((row, col))
         content = [b for b in cell.blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
         if len(content) > 1 or (content and not isinstance(content[0], Paragraph)):
             return False
