@@ -223,3 +223,23 @@ def test_any_text_parses_strictly(text: str, other: str, heading: bool) -> None:
     ]
     notes = [Furniture(kind="footnote", number=1, blocks=[Paragraph(text=other)])]
     parse_html_strictly(render_html(doc_of(*blocks, furniture=notes, title=text), include_furniture=True))
+
+
+def test_cells_without_addresses_are_laid_out_in_rows() -> None:
+    # A writer that leaves cell addresses out: every cell says (0, 0).
+    cells = [TableCell(row=0, col=0, blocks=[Paragraph(text=f"칸{i}")]) for i in range(4)]
+    tree = parse_html_strictly(render_html(doc_of(Table(rows=2, cols=2, cells=cells))))
+    assert [[text_of(td) for td in tr] for tr in tree.iter("tr")] == [["칸0", "칸1"], ["칸2", "칸3"]]
+
+
+def test_absurd_sizes_and_spans_stay_small() -> None:
+    huge = 0xFFFF_FFFF
+    cells = [
+        TableCell(row=0, col=0, row_span=huge, col_span=huge, blocks=[Paragraph(text="큰 칸")]),
+        TableCell(row=0, col=0, blocks=[Paragraph(text="겹친 칸")]),
+        TableCell(row=huge - 1, col=huge - 1, blocks=[Paragraph(text="먼 칸")]),
+    ]
+    out = render_html(doc_of(Table(rows=huge, cols=huge, cells=cells)))
+    assert len(out) < 100_000
+    tree = parse_html_strictly(out)
+    assert "먼 칸" in text_of(tree.find("body"))

@@ -23,7 +23,7 @@ from rhwp_core.ir import (
     TableCell,
     iter_blocks,
 )
-from rhwp_core.views.markdown import render_markdown
+from rhwp_core.views.markdown import render_block_markdown, render_markdown
 from rhwp_core_test_support import plain_text, recall, showcase
 
 MD = MarkdownIt("commonmark").enable("table")
@@ -274,3 +274,25 @@ def test_a_million_characters_render_quickly() -> None:
     elapsed = time.perf_counter() - start
     assert len(markdown) > 1_000_000
     assert elapsed < 3.0, f"{elapsed:.2f}s"  # about 0.3 s on a quiet machine; generous for shared CI
+
+
+def test_one_block_renders_like_in_the_whole_document() -> None:
+    doc = showcase()
+    merged = doc.sections[0].blocks[7]
+    assert isinstance(merged, Table)
+    alone = render_block_markdown(doc, merged)
+    assert alone in render_markdown(doc) and "<sup>[^e1]</sup>" in alone
+    assert render_block_markdown(doc, merged) == alone  # second call: cached labels
+
+
+def test_cells_without_addresses_make_a_pipe_table() -> None:
+    cells = [TableCell(row=0, col=0, blocks=[Paragraph(text=f"칸{i}")]) for i in range(4)]
+    assert (
+        render_markdown(doc_of(Table(rows=2, cols=2, cells=cells))) == "| 칸0 | 칸1 |\n| --- | --- |\n| 칸2 | 칸3 |\n"
+    )
+
+
+def test_absurd_table_size_is_not_a_pipe_table() -> None:
+    table = Table(rows=0xFFFF_FFFF, cols=0xFFFF_FFFF, cells=[TableCell(row=5, col=5, blocks=[Paragraph(text="칸")])])
+    markdown = render_markdown(doc_of(table))
+    assert len(markdown) < 10_000 and "<table" in markdown and "칸" in markdown

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic.json_schema import SkipJsonSchema
 
 __all__ = [
     "BLOCK_KINDS",
@@ -232,26 +233,34 @@ class Unknown(_Model):
     provenance: Provenance = Field(default_factory=Provenance)
 
 
-def _route_unknown_kind(value: Any) -> Any:
-    """Read a block of a kind this version does not know as an ``Unknown`` block (forward compatibility)."""
-    if isinstance(value, dict):
-        kind = value.get("kind")
-        if kind not in BLOCK_KINDS:
-            text = value.get("text")
-            provenance = value.get("provenance")
-            return {
-                "kind": "unknown",
-                "object": kind if isinstance(kind, str) else "unknown",
-                "text": text if isinstance(text, str) else None,
-                "provenance": provenance if isinstance(provenance, dict) else {},
-            }
-    return value
+def _read_future_block(value: Any) -> Any:
+    """Read a block of a kind this version does not know as an ``Unknown`` block (forward compatibility).
+
+    Only reached when the tagged union has rejected the block; a block of a known kind that is
+    invalid stays an error (it is not silently turned into an ``Unknown``).
+    """
+    kind = value.get("kind") if isinstance(value, dict) else None
+    if not isinstance(value, dict) or kind in BLOCK_KINDS:
+        raise ValueError("not a block of a newer kind")
+    text = value.get("text")
+    provenance = value.get("provenance")
+    return {
+        "kind": "unknown",
+        "object": kind if isinstance(kind, str) else "unknown",
+        "text": text if isinstance(text, str) else None,
+        "provenance": provenance if isinstance(provenance, dict) else {},
+    }
 
 
-Block = Annotated[
+# The tagged union first (pydantic-core validates it without calling Python); only a block it
+# rejects is tried as a block of a newer kind. That fallback is left out of the JSON Schema.
+_TaggedBlock = Annotated[
     Union[Paragraph, Table, Picture, Equation, Shape, Unknown],  # noqa: UP007 -- a runtime type expression
     Field(discriminator="kind"),
-    BeforeValidator(_route_unknown_kind),
+]
+Block = Annotated[
+    Union[_TaggedBlock, SkipJsonSchema[Annotated[Unknown, BeforeValidator(_read_future_block)]]],  # noqa: UP007
+    Field(union_mode="left_to_right"),
 ]
 """A body or furniture block, tagged by ``kind``."""
 

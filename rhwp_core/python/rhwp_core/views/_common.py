@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..ir import Block, Furniture, HwpDocument, NoteRef, Paragraph, Run, iter_blocks
+from ..ir import Block, Furniture, HwpDocument, NoteRef, Paragraph, Run, Table, TableCell, iter_blocks
 
 __all__ = [
     "InlinePiece",
@@ -16,6 +16,7 @@ __all__ = [
     "document_title",
     "inline_pieces",
     "paragraph_is_empty",
+    "placed_cells",
     "safe_url",
 ]
 
@@ -127,6 +128,33 @@ def inline_pieces(paragraph: Paragraph, whole_words: bool = False) -> list[Inlin
         position += len(piece.text)
     pieces.extend(refs[ref_index:])  # marks at (or, damaged, past) the end of the text
     return pieces
+
+
+def placed_cells(table: Table) -> list[tuple[TableCell, int, int]]:
+    """Each cell with its (row, column): the declared address, or, when addresses collide (a
+    writer that leaves them out), the next free grid slot in reading order, as HTML lays out
+    cells -- so a damaged or minimal table still shows its cells in rows rather than stacked.
+    """
+    declared = {(cell.row, cell.col) for cell in table.cells}
+    if len(declared) == len(table.cells):
+        return [(cell, cell.row, cell.col) for cell in table.cells]
+    width = max(1, table.cols)
+    # Spans are clamped to what the cells could fill: the numbers come from the file.
+    limit = len(table.cells) + 1
+    occupied: set[tuple[int, int]] = set()
+    placed: list[tuple[TableCell, int, int]] = []
+    row = col = 0
+    for cell in table.cells:
+        while (row, col) in occupied or col >= width:
+            col += 1
+            if col >= width:
+                row, col = row + 1, 0
+        placed.append((cell, row, col))
+        for dr in range(min(max(1, cell.row_span), limit)):
+            for dc in range(min(max(1, cell.col_span), width - col, limit)):
+                occupied.add((row + dr, col + dc))
+        col += max(1, cell.col_span)
+    return placed
 
 
 def paragraph_is_empty(paragraph: Paragraph) -> bool:

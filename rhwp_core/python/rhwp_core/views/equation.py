@@ -54,7 +54,7 @@ _SYMBOLS = {
     "exists": r"\exists", "in": r"\in", "notin": r"\notin", "ni": r"\ni", "owns": r"\ni", "subset": r"\subset",
     "supset": r"\supset", "subseteq": r"\subseteq", "supseteq": r"\supseteq", "cap": r"\cap", "cup": r"\cup",
     "emptyset": r"\emptyset", "vee": r"\vee", "wedge": r"\wedge", "lnot": r"\neg", "neg": r"\neg",
-    "uparrow": r"\uparrow", "downarrow": r"\downarrow", "prime": r"\prime", "angle": r"\angle",
+    "uparrow": r"\uparrow", "downarrow": r"\downarrow", "prime": "'", "angle": r"\angle",
     "deg": r"^{\circ}", "cdots": r"\cdots", "ldots": r"\ldots", "vdots": r"\vdots", "ddots": r"\ddots",
     "dots": r"\dots", "perp": r"\perp", "parallel": r"\parallel", "propto": r"\propto",
     "triangle": r"\triangle", "hbar": r"\hbar", "ell": r"\ell", "aleph": r"\aleph", "mod": r"\bmod",
@@ -141,6 +141,7 @@ class _Parser:
         if depth > _MAX_DEPTH:
             raise _TooDeep
         atoms: list[str] = []
+        groups: list[str | None] = []  # the inside of an atom that is a plain `{...}` group
         while (token := self.peek()) is not None:
             kind, value = token
             if kind == "other" and value == "}":
@@ -150,17 +151,26 @@ class _Parser:
             lowered = value.lower() if kind == "word" else ""
             if lowered in ("over", "atop") and atoms:
                 self.pos += 1
-                numerator = atoms.pop()
+                numerator, inside = atoms.pop(), groups.pop()
                 denominator = self.argument(depth)
                 command = r"\frac" if lowered == "over" else r"\genfrac{}{}{0pt}{}"
-                atoms.append(f"{command}{{{numerator}}}{{{denominator}}}")
+                atoms.append(f"{command}{{{numerator if inside is None else inside}}}{{{denominator}}}")
+                groups.append(None)
             elif (lowered in ("sup", "sub", "from", "to") or (kind == "other" and value in "^_")) and atoms:
                 # `from`/`to` are the limits of big operators (`sum from {i=1} to n`).
                 self.pos += 1
                 mark = "^" if lowered in ("sup", "to") or value == "^" else "_"
                 atoms[-1] += f"{mark}{{{self.argument(depth)}}}"
+                groups[-1] = None
+            elif kind == "other" and value == "{":
+                self.pos += 1
+                inside = self.sequence(depth + 1)
+                self.take()  # the closing brace, when there is one
+                atoms.append("{" + inside + "}")
+                groups.append(inside)
             else:
                 atoms.append(self.atom(depth))
+                groups.append(None)
         return " ".join(atom for atom in atoms if atom)
 
     def argument(self, depth: int) -> str:

@@ -17,7 +17,16 @@ from collections.abc import Sequence
 from html import escape
 
 from ..ir import Block, Equation, HwpDocument, NoteRef, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
-from ._common import InlinePiece, NoteIndex, clean, document_title, inline_pieces, paragraph_is_empty, safe_url
+from ._common import (
+    InlinePiece,
+    NoteIndex,
+    clean,
+    document_title,
+    inline_pieces,
+    paragraph_is_empty,
+    placed_cells,
+    safe_url,
+)
 from .equation import to_latex
 
 __all__ = ["HtmlRenderer", "render_html"]
@@ -65,6 +74,7 @@ def _px(hwpunit: int) -> int:
     return max(0, round(hwpunit / 75))
 
 
+_MAX_EMPTY_ROWS = 1000
 _NUMERIC_MARKER = re.compile(r"^\s*(\d{1,9})\s*[.)]?\s*$")
 
 
@@ -211,13 +221,17 @@ class HtmlRenderer:
             self.blocks(table.caption)
             self.out.append("</caption>")
         self.out.append("<tbody>")
-        by_row: dict[int, list[TableCell]] = {}
-        for cell in table.cells:
-            by_row.setdefault(cell.row, []).append(cell)
-        rows = max([table.rows, *(row + 1 for row in by_row)])
-        for row in range(rows):
+        by_row: dict[int, list[tuple[int, TableCell]]] = {}
+        for cell, row, col in placed_cells(table):
+            by_row.setdefault(row, []).append((col, cell))
+        previous = -1
+        for row in sorted(by_row):
+            # Rows without cells of their own (covered by row spans) are kept, within reason:
+            # the row numbers come from the file.
+            self.out.extend(["<tr></tr>"] * min(row - previous - 1, _MAX_EMPTY_ROWS))
+            previous = row
             self.out.append("<tr>")
-            for cell in sorted(by_row.get(row, ()), key=lambda c: c.col):
+            for _, cell in sorted(by_row[row], key=lambda placed: placed[0]):
                 self.cell(cell)
             self.out.append("</tr>")
         self.out.append("</tbody></table>")

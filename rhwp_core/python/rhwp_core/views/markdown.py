@@ -1,4 +1,4 @@
-"""The Markdown view (CommonMark + GFM tables and footnotes) rendered from the IR.
+r"""The Markdown view (CommonMark + GFM tables and footnotes) rendered from the IR.
 
 - Headings from ``heading_level``; lists from ``Paragraph.list`` (``-`` for bullets, the
   document's own number for ``1.``/``1)`` markers, other markers such as ``가)`` kept as text),
@@ -14,21 +14,28 @@
 - Page headers/footers only with ``include_furniture`` (headers first, footers last).
 
 Text is escaped so that it renders literally, however hostile: no raw HTML, link, emphasis,
-list, heading or table syntax can come from the document's own characters.
+list, heading or table syntax can come from the document's own characters. Everywhere:
+``\ ` * _ [ ] < | ~ $`` and ``&`` before an entity name; at the start of a line: ``# > + - =``,
+``1.``/``1)`` and ``[^1]:``; leading indentation is dropped (it would start a code block).
+``!`` and a mid-line ``>`` are left alone: with ``[`` and ``<`` escaped they cannot act.
+Formatting that changes inside a word is reduced to what both sides share, so markup never
+splits a word (the text stays searchable).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from ..ir import Block, Equation, HwpDocument, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
-from ._common import InlinePiece, NoteIndex, clean, inline_pieces, paragraph_is_empty, safe_url
+from ._common import InlinePiece, NoteIndex, clean, inline_pieces, paragraph_is_empty, placed_cells, safe_url
 from .equation import to_latex
 from .html import HtmlRenderer
 
-__all__ = ["render_markdown"]
+__all__ = ["render_block_markdown", "render_markdown"]
 
 # Escaped wherever they appear: they can open code, emphasis, links, HTML, tables, strikethrough, math.
 # (A regex with a callback beats str.translate here: most text has none of them.)
@@ -90,9 +97,9 @@ def _can_delimit(core: str, before: str, after: str) -> bool:
 
 
 class _MarkdownRenderer:
-    def __init__(self, doc: HwpDocument) -> None:
+    def __init__(self, doc: HwpDocument, notes: NoteIndex | None = None) -> None:
         self.doc = doc
-        self.notes = NoteIndex(doc)
+        self.notes = notes if notes is not None else NoteIndex(doc)
 
     # -- inline ---------------------------------------------------------------------------------
 
@@ -246,8 +253,8 @@ class _MarkdownRenderer:
 
     def _pipe_table(self, table: Table) -> str:
         grid = [["" for _ in range(table.cols)] for _ in range(table.rows)]
-        for cell in table.cells:
-            grid[cell.row][cell.col] = self._cell_text(cell)
+        for cell, row, col in placed_cells(table):
+            grid[row][col] = self._cell_text(cell)
         rows = ["| " + " | ".join(row) + " |" for row in grid]
         rows.insert(1, "|" + "|".join(" --- " for _ in range(table.cols)) + "|")
         return "\n".join(rows)
@@ -317,16 +324,20 @@ class _MarkdownRenderer:
 
 
 def _is_simple_grid(table: Table) -> bool:
-    """A grid GFM can show: no merged cells, every position at most once, one paragraph per cell at most."""
-    if table.rows < 1 or table.cols < 1 or len(table.cells) > table.rows * table.cols:
+    """A grid GFM can show: no merged cells, every position at most once, one paragraph per cell at most.
+
+    The grid must also be mostly filled (its size comes from the file, and the pipe table
+    writes every position).
+    """
+    if table.rows < 1 or table.cols < 1 or table.rows * table.cols > 4 * len(table.cells) + 16:
         return False
     seen: set[tuple[int, int]] = set()
-    for cell in table.cells:
-        if cell.row_span > 1 or cell.col_span > 1 or cell.row >= table.rows or cell.col >= table.cols:
+    for cell, row, col in placed_cells(table):
+        if cell.row_span > 1 or cell.col_span > 1 or row >= table.rows or col >= table.cols:
             return False
-        if (cell.row, cell.col) in seen:
+        if (row, col) in seen:
             return False
-        seen.add((cell.row, cell.col))
+        seen.add((row, col))
         content = [b for b in cell.blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
         if len(content) > 1 or (content and not isinstance(content[0], Paragraph)):
             return False
@@ -347,3 +358,33 @@ def render_markdown(doc: HwpDocument, include_furniture: bool = False) -> str:
         parts.extend(renderer.page_furniture("footer"))
     parts.extend(renderer.note_definitions())
     return "\n\n".join(parts) + "\n" if parts else ""
+
+
+# Note labels of the documents whose blocks were rendered last (render_block_markdown is called
+# once per block; labelling walks the whole body). Keyed by id() with the document held, so an id
+# is never reused while its entry lives.
+_NOTE_INDEXES: OrderedDict[int, tuple[HwpDocument, NoteIndex]] = OrderedDict()
+_NOTE_INDEXES_LOCK = threading.Lock()
+
+
+def _note_index(doc: HwpDocument) -> NoteIndex:
+    with _NOTE_INDEXES_LOCK:
+        entry = _NOTE_INDEXES.get(id(doc))
+        if entry is not None and entry[0] is doc:
+            _NOTE_INDEXES.move_to_end(id(doc))
+            return entry[1]
+    notes = NoteIndex(doc)
+    with _NOTE_INDEXES_LOCK:
+        _NOTE_INDEXES[id(doc)] = (doc, notes)
+        while len(_NOTE_INDEXES) > 8:
+            _NOTE_INDEXES.popitem(last=False)
+    return notes
+
+
+def render_block_markdown(doc: HwpDocument, block: Block) -> str:
+    """Markdown of one block of ``doc`` (e.g. a table for a chunk), labelled as in ``render_markdown``.
+
+    Note references get the labels the whole document's view gives them; the notes themselves
+    are not appended.
+    """
+    return _MarkdownRenderer(doc, _note_index(doc)).block(block)
