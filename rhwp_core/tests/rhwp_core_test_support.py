@@ -89,3 +89,22 @@ def recall(reference: str, ours: str) -> float:
 def parse_html_strictly(html: str) -> Any:
     """The html5lib tree (un-namespaced); raises on the first parse error."""
     return html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(html)
+
+
+def markdown_table_count(markdown: str) -> int:
+    """Tables a CommonMark+GFM parser sees (pipe tables, GFM footnotes holding tables, and the
+    <table>s inside HTML blocks)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    count = 0
+    for token in MarkdownIt("commonmark").enable("table").use(footnote_plugin).parse(markdown):
+        if token.type == "table_open":
+            count += 1
+        elif token.type in ("html_block", "html_inline"):
+            count += token.content.count("<table")
+    return count
+
+
+def html_table_count(tree: Any) -> int:
+    return len(tree.findall(".//table"))

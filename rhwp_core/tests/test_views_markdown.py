@@ -24,6 +24,7 @@ from rhwp_core.ir import (
     iter_blocks,
 )
 from rhwp_core.views.markdown import render_block_markdown, render_markdown
+from rhwp_core_test_support import markdown_table_count as table_count
 from rhwp_core_test_support import plain_text, recall, showcase
 
 MD = MarkdownIt("commonmark").enable("table")
@@ -36,16 +37,6 @@ def doc_of(*blocks: Any, furniture: list[Furniture] | None = None) -> HwpDocumen
 
 def rendered(markdown: str) -> str:
     return MD.render(markdown)
-
-
-def table_count(markdown: str) -> int:
-    count = 0
-    for token in MD.parse(markdown):
-        if token.type == "table_open":
-            count += 1
-        elif token.type == "html_block":
-            count += token.content.count("<table")
-    return count
 
 
 def test_showcase_parses_and_keeps_every_table() -> None:
