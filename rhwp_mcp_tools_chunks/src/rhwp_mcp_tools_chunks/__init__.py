@@ -32,16 +32,12 @@ def _splitter(size: int, overlap: int) -> Any:
     return RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap, add_start_index=False)
 
 
-def _table_markdown(doc: Document, section: int, paragraph: int) -> list[str]:
-    """Markdown of the tables anchored at one section-level paragraph, in order."""
+def _tables_as_markdown(doc: Document) -> list[str]:
+    """Markdown of every top-level body table, in reading order (the order of ``block_texts``)."""
     from rhwp_core.views.markdown import render_block_markdown
 
     ir = doc.to_ir()
-    return [
-        render_block_markdown(ir, block)
-        for block in ir.sections[section].blocks
-        if block.kind == "table" and block.provenance.paragraph == paragraph
-    ]
+    return [render_block_markdown(ir, block) for section in ir.sections for block in section.blocks if block.kind == "table"]
 
 
 @functools.lru_cache(maxsize=8)
@@ -86,15 +82,11 @@ def _chunks(doc: Document, source: str, mode: Mode, size: int, overlap: int, fur
         return out
 
     # ir-blocks: one chunk per top-level block (tables as Markdown), long ones split.
-    tables: dict[tuple[int, int], list[str]] = {}
+    tables = iter(_tables_as_markdown(doc))
     for unit in units:
         text = unit.text
         if unit.kind == "table" and unit.scope == "body":
-            key = (unit.section, unit.paragraph)
-            if key not in tables:
-                tables[key] = _table_markdown(doc, unit.section, unit.paragraph)
-            if tables[key]:
-                text = tables[key].pop(0)
+            text = next(tables, text)
         if text:
             emit(text, _meta(unit))
     return out
