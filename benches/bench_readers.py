@@ -24,6 +24,7 @@ document scores 0; documents without a consensus are not scored.
 This file is both the orchestrator (run with any Python 3.9+, no dependencies) and the worker
 (``--worker``, started by the orchestrator inside each reader's interpreter).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,9 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -61,7 +63,7 @@ FORMATS = ("hwp", "hwpx")
 # --------------------------------------------------------------------------------------------
 
 # name -> (formats it claims, reference dir in corpus-reference/ or None, default interpreter key)
-READERS: Dict[str, Tuple[Tuple[str, ...], Optional[str], str]] = {
+READERS: dict[str, tuple[tuple[str, ...], str | None, str]] = {
     "ours": (("hwp", "hwpx"), None, "ours"),
     "rhwp-python": (("hwp", "hwpx"), "rhwp", "others"),
     "unhwp": (("hwp", "hwpx"), "unhwp", "others"),
@@ -73,8 +75,9 @@ FLOOR = "floor"  # the raw floor row (rhwp_core/reader/examples/floor.rs), when 
 
 
 class Adapter:
-    def __init__(self, version: str, text: Callable[[str], str],
-                 markdown: Optional[Callable[[str], str]] = None, api: str = "") -> None:
+    def __init__(
+        self, version: str, text: Callable[[str], str], markdown: Callable[[str], str] | None = None, api: str = ""
+    ) -> None:
         self.version, self.text, self.markdown, self.api = version, text, markdown, api
 
 
@@ -87,8 +90,7 @@ def _adapter_ours() -> Adapter:
     def markdown(path: str) -> str:
         return rhwp_core.parse(path).to_markdown()
 
-    return Adapter(rhwp_core.__version__, text, markdown,
-                   "rhwp_core.parse(path).extract_text() / .to_markdown()")
+    return Adapter(rhwp_core.__version__, text, markdown, "rhwp_core.parse(path).extract_text() / .to_markdown()")
 
 
 def _adapter_rhwp_python() -> Adapter:
@@ -98,8 +100,7 @@ def _adapter_rhwp_python() -> Adapter:
         return rhwp.parse(path).extract_text()
 
     # rhwp-python has an IR and renderers (SVG/PDF/PNG) but no Markdown or HTML text view.
-    return Adapter(f"{rhwp.version()} (core {rhwp.rhwp_core_version()})", text, None,
-                   "rhwp.parse(path).extract_text()")
+    return Adapter(f"{rhwp.version()} (core {rhwp.rhwp_core_version()})", text, None, "rhwp.parse(path).extract_text()")
 
 
 def _adapter_unhwp() -> Adapter:
@@ -114,8 +115,7 @@ def _adapter_unhwp() -> Adapter:
         with unhwp.parse(path) as result:
             return result.markdown
 
-    return Adapter(unhwp.__version__, text, markdown,
-                   "with unhwp.parse(path) as r: r.text / r.markdown")
+    return Adapter(unhwp.__version__, text, markdown, "with unhwp.parse(path) as r: r.text / r.markdown")
 
 
 def _adapter_pyhwp() -> Adapter:
@@ -135,8 +135,9 @@ def _adapter_pyhwp() -> Adapter:
             to_text(hwp5file, out)
         return out.getvalue().decode("utf-8")
 
-    return Adapter(hwp5.__version__, text, None,
-                   "hwp5.hwp5txt.TextTransform().transform_hwp5_to_text(Hwp5File(path), out)")
+    return Adapter(
+        hwp5.__version__, text, None, "hwp5.hwp5txt.TextTransform().transform_hwp5_to_text(Hwp5File(path), out)"
+    )
 
 
 def _adapter_kreuzberg() -> Adapter:
@@ -151,11 +152,15 @@ def _adapter_kreuzberg() -> Adapter:
     def markdown(path: str) -> str:
         return kreuzberg.extract_file_sync(path, config=md).content
 
-    return Adapter(kreuzberg.__version__, text, markdown,
-                   "kreuzberg.extract_file_sync(path, config=ExtractionConfig(output_format=...)).content")
+    return Adapter(
+        kreuzberg.__version__,
+        text,
+        markdown,
+        "kreuzberg.extract_file_sync(path, config=ExtractionConfig(output_format=...)).content",
+    )
 
 
-ADAPTERS: Dict[str, Callable[[], Adapter]] = {
+ADAPTERS: dict[str, Callable[[], Adapter]] = {
     "ours": _adapter_ours,
     "rhwp-python": _adapter_rhwp_python,
     "unhwp": _adapter_unhwp,
@@ -168,15 +173,15 @@ ADAPTERS: Dict[str, Callable[[], Adapter]] = {
 # Worker side (runs inside the reader's interpreter)
 # --------------------------------------------------------------------------------------------
 
+
 def _error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".strip()[:300]
 
 
-def _time_one(fn: Callable[[str], str], path: str, repeat_time: float,
-              max_repeats: int) -> Tuple[str, List[float]]:
+def _time_one(fn: Callable[[str], str], path: str, repeat_time: float, max_repeats: int) -> tuple[str, list[float]]:
     """Warm up once (its result is the text we keep), then repeat until the time budget is spent."""
     text = fn(path)
-    times: List[float] = []
+    times: list[float] = []
     spent = 0.0
     while len(times) < max_repeats and (spent < repeat_time or not times):
         t0 = time.perf_counter()
@@ -207,8 +212,17 @@ def _worker_docs(job: dict, adapter: Adapter, emit: Callable[[dict], None]) -> N
         out = texts_dir / (doc["rel"] + ".txt")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8", errors="surrogatepass")
-        emit({"event": "doc", "index": index, "ok": True, "median_s": statistics.median(times),
-              "min_s": min(times), "repeats": len(times), "chars": len(text)})
+        emit(
+            {
+                "event": "doc",
+                "index": index,
+                "ok": True,
+                "median_s": statistics.median(times),
+                "min_s": min(times),
+                "repeats": len(times),
+                "chars": len(text),
+            }
+        )
 
 
 def _worker_scaling(job: dict, adapter: Adapter, emit: Callable[[dict], None]) -> None:
@@ -219,11 +233,11 @@ def _worker_scaling(job: dict, adapter: Adapter, emit: Callable[[dict], None]) -
     threads carry equal work and a perfect parallel reader scores 2.0.
     """
     fn = adapter.text
-    chosen: List[Tuple[str, float]] = []
+    chosen: list[tuple[str, float]] = []
     for path in job["candidates"]:
         try:
             _, times = _time_one(fn, path, 0.05, 5)
-        except Exception as exc:  # noqa: BLE001 -- try the next candidate
+        except Exception as exc:
             emit({"event": "note", "text": f"scaling candidate {path} failed: {_error_text(exc)}"})
             continue
         chosen.append((path, statistics.median(times)))
@@ -248,9 +262,11 @@ def _worker_scaling(job: dict, adapter: Adapter, emit: Callable[[dict], None]) -
         barrier = threading.Barrier(3)
         threads = []
         for p, n in loops:
-            def body(p: str = p, n: int = n) -> None:
+
+            def body(p: str = p, n: int = n, barrier: threading.Barrier = barrier) -> None:
                 barrier.wait()
                 run(p, n)
+
             threads.append(threading.Thread(target=body))
         for t in threads:
             t.start()
@@ -260,8 +276,16 @@ def _worker_scaling(job: dict, adapter: Adapter, emit: Callable[[dict], None]) -
             t.join()
         parallel.append(time.perf_counter() - t0)
     seq, par = statistics.median(sequential), statistics.median(parallel)
-    emit({"event": "scaling", "ok": True, "docs": [{"path": p, "loops": n} for p, n in loops],
-          "one_thread_s": seq, "two_threads_s": par, "speedup": seq / par if par else None})
+    emit(
+        {
+            "event": "scaling",
+            "ok": True,
+            "docs": [{"path": p, "loops": n} for p, n in loops],
+            "one_thread_s": seq,
+            "two_threads_s": par,
+            "speedup": seq / par if par else None,
+        }
+    )
 
 
 def worker_main(job_path: str) -> int:
@@ -279,13 +303,22 @@ def worker_main(job_path: str) -> int:
     t0 = time.perf_counter()
     try:
         adapter = ADAPTERS[job["reader"]]()
-    except BaseException as exc:  # noqa: BLE001 -- an uninstallable reader is a result too
+    except BaseException as exc:
         emit({"event": "import", "ok": False, "error": _error_text(exc)})
         traceback.print_exc()
         return 0
-    emit({"event": "import", "ok": True, "version": adapter.version, "api": adapter.api,
-          "has_markdown": adapter.markdown is not None, "import_s": time.perf_counter() - t0,
-          "python": sys.version.split()[0], "executable": sys.executable})
+    emit(
+        {
+            "event": "import",
+            "ok": True,
+            "version": adapter.version,
+            "api": adapter.api,
+            "has_markdown": adapter.markdown is not None,
+            "import_s": time.perf_counter() - t0,
+            "python": sys.version.split()[0],
+            "executable": sys.executable,
+        }
+    )
     if job["mode"] == "scaling":
         _worker_scaling(job, adapter, emit)
     elif job["mode"] != "probe":
@@ -294,11 +327,11 @@ def worker_main(job_path: str) -> int:
     return 0
 
 
-def probe_main(reader: str, files: List[str]) -> int:
+def probe_main(reader: str, files: list[str]) -> int:
     """Setup check: import the reader, parse each file once, print what came out."""
     try:
         adapter = ADAPTERS[reader]()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         print(f"{reader}: import failed: {_error_text(exc)}")
         return 1
     print(f"{reader} {adapter.version}: {adapter.api}")
@@ -318,7 +351,7 @@ def probe_main(reader: str, files: List[str]) -> int:
                 dt = (time.perf_counter() - t0) * 1000
                 print(f"  {Path(f).name} {label}: {len(out)} chars in {dt:.2f} ms: {out[:60]!r}")
                 read += 1
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 print(f"  {Path(f).name} {label}: FAILED {_error_text(exc)}")
                 failed += 1
     # A reader refusing one of the check files is information, not a broken install.
@@ -329,25 +362,29 @@ def probe_main(reader: str, files: List[str]) -> int:
 # Orchestrator side
 # --------------------------------------------------------------------------------------------
 
-def find_freetype() -> Optional[str]:
+
+def find_freetype() -> str | None:
     """The system libfreetype, for rhwp-python's wheel (FT_Palette_Data_Get on Debian 12)."""
     if os.environ.get("RHWP_FREETYPE"):
         return os.environ["RHWP_FREETYPE"]
-    for candidate in ("/usr/lib/x86_64-linux-gnu/libfreetype.so.6",
-                      "/usr/lib/aarch64-linux-gnu/libfreetype.so.6",
-                      "/usr/lib64/libfreetype.so.6", "/usr/lib/libfreetype.so.6"):
+    for candidate in (
+        "/usr/lib/x86_64-linux-gnu/libfreetype.so.6",
+        "/usr/lib/aarch64-linux-gnu/libfreetype.so.6",
+        "/usr/lib64/libfreetype.so.6",
+        "/usr/lib/libfreetype.so.6",
+    ):
         if os.path.exists(candidate):
             return candidate
     return None
 
 
-def default_pythons() -> Dict[str, str]:
+def default_pythons() -> dict[str, str]:
     ours = os.environ.get("RHWP_PYTHON") or str(REPO / ".venv" / "bin" / "python")
     others = os.environ.get("RHWP_OTHERS_PYTHON") or str(HERE / ".venv-others" / "bin" / "python")
     return {name: (ours if key == "ours" else others) for name, (_, _, key) in READERS.items()}
 
 
-def discover(corpus: Path, formats: List[str], limit: Optional[int]) -> List[dict]:
+def discover(corpus: Path, formats: list[str], limit: int | None) -> list[dict]:
     docs = []
     for fmt in formats:
         folder = corpus / fmt
@@ -355,8 +392,7 @@ def discover(corpus: Path, formats: List[str], limit: Optional[int]) -> List[dic
             continue
         files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
         for p in files[:limit] if limit else files:
-            docs.append({"path": str(p), "rel": f"{fmt}/{p.name}", "format": fmt,
-                         "bytes": p.stat().st_size})
+            docs.append({"path": str(p), "rel": f"{fmt}/{p.name}", "format": fmt, "bytes": p.stat().st_size})
     return docs
 
 
@@ -371,13 +407,18 @@ class Child:
         self.log.flush()
         self.proc = subprocess.Popen(
             [python, str(Path(__file__).resolve()), "--worker", str(self.job_file)],
-            stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL, env=env,
-            cwd=str(workdir), start_new_session=True)
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            cwd=str(workdir),
+            start_new_session=True,
+        )
         self.buffer = b""
         self.maxrss_kb = 0
         self.timeout = 60.0  # seconds allowed between two protocol messages; callers adjust it
 
-    def lines(self) -> Iterator[Optional[dict]]:
+    def lines(self) -> Iterator[dict | None]:
         """Yield protocol messages; None when `self.timeout` passes without one (caller decides)."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
@@ -398,12 +439,12 @@ class Child:
                 return
             self.buffer += chunk
 
-    def finish(self, kill: bool = False) -> Tuple[Optional[int], int]:
+    def finish(self, kill: bool = False) -> tuple[int | None, int]:
         """Reap the child; returns (exit status or -signal, ru_maxrss in KiB)."""
         if kill and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-        status: Optional[int] = None
+        status: int | None = None
         try:
             _, raw, usage = os.wait4(self.proc.pid, 0)
             status = os.waitstatus_to_exitcode(raw) if hasattr(os, "waitstatus_to_exitcode") else raw
@@ -419,18 +460,22 @@ class Child:
         return status, self.maxrss_kb
 
 
-def run_docs(reader: str, python: str, env: dict, mode: str, docs: List[dict], args, out: Path,
-             workdir: Path) -> dict:
+def run_docs(reader: str, python: str, env: dict, mode: str, docs: list[dict], args, out: Path, workdir: Path) -> dict:
     """Run one (reader, mode) over `docs`, restarting after crashes and timeouts."""
-    results: List[Optional[dict]] = [None] * len(docs)
+    results: list[dict | None] = [None] * len(docs)
     info: dict = {"import": None, "maxrss_kb": 0, "restarts": 0}
     start = 0
     while start < len(docs):
-        job = {"reader": reader, "mode": mode, "docs": docs[start:],
-               "texts_dir": str(out / "texts" / reader / mode), "repeat_time": args.repeat_time,
-               "max_repeats": args.max_repeats}
+        job = {
+            "reader": reader,
+            "mode": mode,
+            "docs": docs[start:],
+            "texts_dir": str(out / "texts" / reader / mode),
+            "repeat_time": args.repeat_time,
+            "max_repeats": args.max_repeats,
+        }
         child = Child(python, job, env, out / "logs" / f"{reader}.log", workdir)
-        current: Optional[int] = None
+        current: int | None = None
         reason = None
         child.timeout = args.import_timeout
         for msg in child.lines():
@@ -465,8 +510,7 @@ def run_docs(reader: str, python: str, env: dict, mode: str, docs: List[dict], a
             info["import"] = {"ok": False, "error": err}
             break
         if current is not None and results[current] is None:
-            why = (f"timeout after {args.timeout:g} s" if reason == "timeout"
-                   else f"worker died (exit {status})")
+            why = f"timeout after {args.timeout:g} s" if reason == "timeout" else f"worker died (exit {status})"
             results[current] = {"ok": False, "error": why}
             info["restarts"] += 1
             start = current + 1
@@ -476,7 +520,7 @@ def run_docs(reader: str, python: str, env: dict, mode: str, docs: List[dict], a
             if results[i] is None:
                 results[i] = {"ok": False, "error": f"no answer (worker exit {status})"}
         break
-    for doc, res in zip(docs, results):
+    for doc, res in zip(docs, results, strict=True):
         res = res or {"ok": False, "error": "not run"}
         res.pop("event", None)
         res.pop("index", None)
@@ -485,11 +529,16 @@ def run_docs(reader: str, python: str, env: dict, mode: str, docs: List[dict], a
     return info
 
 
-def run_scaling(reader: str, python: str, env: dict, candidates: List[str], args, out: Path,
-                workdir: Path) -> dict:
-    job = {"reader": reader, "mode": "scaling", "candidates": candidates,
-           "scaling_time": args.scaling_time, "scaling_rounds": args.scaling_rounds,
-           "repeat_time": args.repeat_time, "max_repeats": args.max_repeats}
+def run_scaling(reader: str, python: str, env: dict, candidates: list[str], args, out: Path, workdir: Path) -> dict:
+    job = {
+        "reader": reader,
+        "mode": "scaling",
+        "candidates": candidates,
+        "scaling_time": args.scaling_time,
+        "scaling_rounds": args.scaling_rounds,
+        "repeat_time": args.repeat_time,
+        "max_repeats": args.max_repeats,
+    }
     child = Child(python, job, env, out / "logs" / f"{reader}.log", workdir)
     result: dict = {"ok": False, "error": "no answer"}
     child.timeout = args.import_timeout + 6 * args.timeout
@@ -510,13 +559,14 @@ def run_scaling(reader: str, python: str, env: dict, candidates: List[str], args
     return result
 
 
-def run_floor(binary: str, docs: List[dict], args, out: Path) -> Dict[str, dict]:
+def run_floor(binary: str, docs: list[dict], args, out: Path) -> dict[str, dict]:
     """The raw floor (rhwp_core/reader/examples/floor.rs): container open + stream inflation, per document."""
-    per_fmt: Dict[str, dict] = {}
+    per_fmt: dict[str, dict] = {}
     log = open(out / "logs" / "floor.log", "a", encoding="utf-8")
     try:
-        proc = subprocess.Popen([binary] + [d["path"] for d in docs], stdout=subprocess.PIPE,
-                                stderr=log, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [binary] + [d["path"] for d in docs], stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL
+        )
         # Read, then reap with wait4 ourselves (communicate() would reap it and lose the rusage).
         killer = threading.Timer(args.timeout * max(1, len(docs)), proc.kill)
         killer.start()
@@ -551,23 +601,36 @@ def run_floor(binary: str, docs: List[dict], args, out: Path) -> Dict[str, dict]
             if r is None or "error" in r:
                 results.append({**base, "ok": False, "error": (r or {}).get("error", "no answer from floor")})
             else:
-                results.append({**base, "ok": True, "median_s": r["median_us"] / 1e6, "repeats": r["repeats"],
-                                "chars": 0, "inflated_bytes": r.get("inflated_bytes"),
-                                "encrypted_streams": r.get("encrypted_streams", 0)})
-        per_fmt[fmt] = {"docs": results, "maxrss_kb": maxrss, "restarts": 0,
-                        "import": {"ok": True, "version": "cfb+flate2+zip", "api": binary}}
+                results.append(
+                    {
+                        **base,
+                        "ok": True,
+                        "median_s": r["median_us"] / 1e6,
+                        "repeats": r["repeats"],
+                        "chars": 0,
+                        "inflated_bytes": r.get("inflated_bytes"),
+                        "encrypted_streams": r.get("encrypted_streams", 0),
+                    }
+                )
+        per_fmt[fmt] = {
+            "docs": results,
+            "maxrss_kb": maxrss,
+            "restarts": 0,
+            "import": {"ok": True, "version": "cfb+flate2+zip", "api": binary},
+        }
     return per_fmt
 
 
 # ---- correctness ------------------------------------------------------------------------------
 
+
 class Scorer:
     """Content recall via the shared recall.py, leaving a reader's own reference out."""
 
-    def __init__(self, recall_py: Optional[Path], out: Path) -> None:
+    def __init__(self, recall_py: Path | None, out: Path) -> None:
         self.module = None
-        self.ref_root: Optional[Path] = None
-        self.cache: Dict[Tuple[str, str], Any] = {}
+        self.ref_root: Path | None = None
+        self.cache: dict[tuple[str, str], Any] = {}
         self.loo_root = out / "ref-without"
         if recall_py and recall_py.is_file():
             spec = importlib.util.spec_from_file_location("rhwp_shared_recall", recall_py)
@@ -581,7 +644,7 @@ class Scorer:
     def available(self) -> bool:
         return self.module is not None and self.ref_root is not None and self.ref_root.is_dir()
 
-    def _ref_for(self, exclude: Optional[str]) -> Path:
+    def _ref_for(self, exclude: str | None) -> Path:
         assert self.ref_root is not None
         if not exclude:
             return self.ref_root
@@ -593,7 +656,7 @@ class Scorer:
                     (target / d.name).symlink_to(d.resolve(), target_is_directory=True)
         return target
 
-    def recall(self, text: str, rel: str, exclude: Optional[str]) -> Optional[float]:
+    def recall(self, text: str, rel: str, exclude: str | None) -> float | None:
         assert self.module is not None
         ref = self._ref_for(exclude)
         key = (str(ref), rel)
@@ -609,49 +672,55 @@ class Scorer:
 
 # ---- aggregation ------------------------------------------------------------------------------
 
-def geomean(values: List[float]) -> Optional[float]:
+
+def geomean(values: list[float]) -> float | None:
     values = [v for v in values if v > 0]
     if not values:
         return None
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def aggregate(readers: List[str], runs: Dict[str, Dict[str, dict]], docs: List[dict],
-              scorer: Scorer, out: Path, mode: str) -> Dict[str, Dict[str, dict]]:
+def aggregate(
+    readers: list[str], runs: dict[str, dict[str, dict]], docs: list[dict], scorer: Scorer, out: Path, mode: str
+) -> dict[str, dict[str, dict]]:
     """Per reader and format: counts, times, throughput, ratio to ours, RSS, recall."""
-    table: Dict[str, Dict[str, dict]] = {}
+    table: dict[str, dict[str, dict]] = {}
     for fmt in FORMATS:
         fmt_docs = [d for d in docs if d["format"] == fmt]
         if not fmt_docs:
             continue
-        per_reader = {r: {d["rel"]: d for d in runs[r][fmt]["docs"]}
-                      for r in readers if fmt in runs.get(r, {})}
+        per_reader = {r: {d["rel"]: d for d in runs[r][fmt]["docs"]} for r in readers if fmt in runs.get(r, {})}
         # The common set: documents read by every reader that read at least one document of this
         # format (a reader that reads none -- not built, refuses the format -- would empty it).
         active = [r for r, res in per_reader.items() if r != FLOOR and any(x["ok"] for x in res.values())]
-        common = [d["rel"] for d in fmt_docs
-                  if active and all(per_reader[r][d["rel"]]["ok"] for r in active)]
+        common = [d["rel"] for d in fmt_docs if active and all(per_reader[r][d["rel"]]["ok"] for r in active)]
         ours = per_reader.get("ours", {})
         for r, res in per_reader.items():
             ok = [x for x in res.values() if x["ok"]]
             in_common = r in active or (r == FLOOR and all(res.get(rel, {}).get("ok") for rel in common))
             row: dict = {
-                "docs": len(fmt_docs), "read": len(ok), "failed": len(fmt_docs) - len(ok),
-                "empty": (None if r == FLOOR else
-                          sum(1 for x in ok if x.get("chars", 0) == 0 or not _text_of(out, r, mode, x["rel"]).strip())),
-                "in_common_set": in_common, "common_docs": len(common),
+                "docs": len(fmt_docs),
+                "read": len(ok),
+                "failed": len(fmt_docs) - len(ok),
+                "empty": (
+                    None
+                    if r == FLOOR
+                    else sum(1 for x in ok if x.get("chars", 0) == 0 or not _text_of(out, r, mode, x["rel"]).strip())
+                ),
+                "in_common_set": in_common,
+                "common_docs": len(common),
                 "common_s": sum(res[rel]["median_s"] for rel in common) if in_common and common else None,
                 "all_s": sum(x["median_s"] for x in ok) if ok else None,
                 "read_bytes": sum(x["bytes"] for x in ok),
-                "median_doc_ms": (statistics.median(res[rel]["median_s"] for rel in common) * 1000
-                                  if in_common and common else None),
+                "median_doc_ms": (
+                    statistics.median(res[rel]["median_s"] for rel in common) * 1000 if in_common and common else None
+                ),
                 "maxrss_mb": runs[r][fmt]["maxrss_kb"] / 1024,
                 "restarts": runs[r][fmt]["restarts"],
             }
             row["mb_per_s"] = (row["read_bytes"] / row["all_s"] / 1e6) if row["all_s"] else None
             both = [rel for rel, x in res.items() if x["ok"] and ours.get(rel, {}).get("ok")]
-            ratios = [res[rel]["median_s"] / ours[rel]["median_s"] for rel in both
-                      if ours[rel]["median_s"] > 0]
+            ratios = [res[rel]["median_s"] / ours[rel]["median_s"] for rel in both if ours[rel]["median_s"] > 0]
             row["ratio_vs_ours"] = geomean(ratios) if r != "ours" else (1.0 if both else None)
             row["ratio_docs"] = len(ratios)
             if scorer.available and r != FLOOR:
@@ -687,6 +756,7 @@ def _text_of(out: Path, reader: str, mode: str, rel: str) -> str:
 
 # ---- rendering ----------------------------------------------------------------------------------
 
+
 def _fmt(v: Any, spec: str = ".1f", none: str = "—") -> str:
     if v is None:
         return none
@@ -694,12 +764,16 @@ def _fmt(v: Any, spec: str = ".1f", none: str = "—") -> str:
 
 
 def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports: dict) -> str:
-    lines = [f"# Reader benchmark — {meta['when']}", "",
-             f"Corpus `{meta['corpus']}`: {meta['doc_counts']}. Machine: {meta['machine']}. "
-             f"Per document: warm-up, then median of repeats until {meta['repeat_time']:g} s "
-             f"(max {meta['max_repeats']}); timeout {meta['timeout']:g} s. "
-             f"Load average {meta['load_average']}: other work on the machine inflates times and "
-             "caps the two-thread speed-up.", ""]
+    lines = [
+        f"# Reader benchmark — {meta['when']}",
+        "",
+        f"Corpus `{meta['corpus']}`: {meta['doc_counts']}. Machine: {meta['machine']}. "
+        f"Per document: warm-up, then median of repeats until {meta['repeat_time']:g} s "
+        f"(max {meta['max_repeats']}); timeout {meta['timeout']:g} s. "
+        f"Load average {meta['load_average']}: other work on the machine inflates times and "
+        "caps the two-thread speed-up.",
+        "",
+    ]
     lines += ["## Readers", "", "| reader | version | API measured |", "|---|---|---|"]
     for r, imp in imports.items():
         if imp and imp.get("ok"):
@@ -712,34 +786,50 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
             if not rows:
                 continue
             common = rows[0][1]["common_docs"]
-            lines += ["", f"## {fmt.upper()} — {title}", "",
-                      f"Common set: {common} documents read by every reader that read any.", "",
-                      "| reader | read | failed | empty | Σ common ms | median doc ms | Σ all read ms "
-                      "| MB/s | theirs/ours | peak RSS MB | recall mean | recall min | < 0.99 |",
-                      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            lines += [
+                "",
+                f"## {fmt.upper()} — {title}",
+                "",
+                f"Common set: {common} documents read by every reader that read any.",
+                "",
+                "| reader | read | failed | empty | Σ common ms | median doc ms | Σ all read ms "
+                "| MB/s | theirs/ours | peak RSS MB | recall mean | recall min | < 0.99 |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            ]
             floor = table.get(FLOOR, {}).get(fmt)
             if floor and floor.get("ratio_vs_ours"):
-                lines.append(f"Ours against the raw floor (container + inflate): {1 / floor['ratio_vs_ours']:.2f}× "
-                             f"its time, geometric mean over {floor['ratio_docs']} documents.")
+                lines.append(
+                    f"Ours against the raw floor (container + inflate): {1 / floor['ratio_vs_ours']:.2f}× "
+                    f"its time, geometric mean over {floor['ratio_docs']} documents."
+                )
                 lines.append("")
             for r, row in rows:
-                ratio = (f"{row['ratio_vs_ours']:.2f}× (n={row['ratio_docs']})"
-                         if row["ratio_vs_ours"] is not None else "—")
+                ratio = (
+                    f"{row['ratio_vs_ours']:.2f}× (n={row['ratio_docs']})" if row["ratio_vs_ours"] is not None else "—"
+                )
                 lines.append(
                     f"| {r} | {row['read']}/{row['docs']} | {row['failed']} | {_fmt(row['empty'], 'd')} | "
                     f"{_fmt(row['common_s'] and row['common_s'] * 1000, '.1f')} | "
                     f"{_fmt(row['median_doc_ms'], '.3f')} | "
                     f"{_fmt(row['all_s'] and row['all_s'] * 1000, '.1f')} | {_fmt(row['mb_per_s'], '.1f')} | "
                     f"{ratio} | {row['maxrss_mb']:.0f} | {_fmt(row.get('recall_mean'), '.4f')} | "
-                    f"{_fmt(row.get('recall_min'), '.4f')} | {_fmt(row.get('recall_below_099'), 'd')} |")
+                    f"{_fmt(row.get('recall_min'), '.4f')} | {_fmt(row.get('recall_below_099'), 'd')} |"
+                )
     if scaling:
-        lines += ["", "## Two threads, two different documents (parse + text)", "",
-                  "| reader | one thread ms | two threads ms | speed-up | documents |", "|---|---:|---:|---:|---|"]
+        lines += [
+            "",
+            "## Two threads, two different documents (parse + text)",
+            "",
+            "| reader | one thread ms | two threads ms | speed-up | documents |",
+            "|---|---:|---:|---:|---|",
+        ]
         for r, s in scaling.items():
             if s.get("ok"):
                 docs = ", ".join(f"{Path(d['path']).name}×{d['loops']}" for d in s["docs"])
-                lines.append(f"| {r} | {s['one_thread_s'] * 1000:.1f} | {s['two_threads_s'] * 1000:.1f} | "
-                             f"{s['speedup']:.2f}× | {docs} |")
+                lines.append(
+                    f"| {r} | {s['one_thread_s'] * 1000:.1f} | {s['two_threads_s'] * 1000:.1f} | "
+                    f"{s['speedup']:.2f}× | {docs} |"
+                )
             else:
                 lines.append(f"| {r} | — | — | — | {s.get('error')} |")
     failures = []
@@ -748,7 +838,7 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
             if r == FLOOR:
                 continue
             # One line per distinct error, so a reader that refuses everything takes one line.
-            by_error: Dict[str, List[str]] = {}
+            by_error: dict[str, list[str]] = {}
             for rel, err in row["failures"].items():
                 by_error.setdefault(err, []).append(rel)
             for err, rels in by_error.items():
@@ -766,16 +856,19 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
 SCALING_MAX_BYTES = 600_000
 
 
-def scaling_candidates(docs: List[dict]) -> List[str]:
+def scaling_candidates(docs: list[dict]) -> list[str]:
     """Sizeable documents, largest HWP and largest HWPX first, alternating, then the rest.
 
     Capped at SCALING_MAX_BYTES so that a slow pure-Python reader still gets through its loops
     in seconds; the loops repeat each document anyway, so the size only has to be realistic.
     """
-    by_fmt = {fmt: sorted((d for d in docs if d["format"] == fmt and d["bytes"] <= SCALING_MAX_BYTES),
-                          key=lambda d: -d["bytes"])
-              for fmt in FORMATS}
-    out: List[str] = []
+    by_fmt = {
+        fmt: sorted(
+            (d for d in docs if d["format"] == fmt and d["bytes"] <= SCALING_MAX_BYTES), key=lambda d: -d["bytes"]
+        )
+        for fmt in FORMATS
+    }
+    out: list[str] = []
     for i in range(max((len(v) for v in by_fmt.values()), default=0)):
         for fmt in FORMATS:
             if i < len(by_fmt[fmt]):
@@ -783,17 +876,23 @@ def scaling_candidates(docs: List[dict]) -> List[str]:
     return out[:12]
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--worker", metavar="JOB", help=argparse.SUPPRESS)
     ap.add_argument("--probe", metavar="READER", help="import READER and read the FILES once")
     ap.add_argument("files", nargs="*", help="files for --probe")
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="folder with hwp/ and hwpx/ (env RHWP_CORPUS)")
     ap.add_argument("--readers", default=",".join(RUN_ORDER), help="comma-separated, from: " + ", ".join(RUN_ORDER))
-    ap.add_argument("--python", action="append", default=[], metavar="READER=PATH",
-                    help="interpreter for a reader (default: ours -> $RHWP_PYTHON or .venv/bin/python; "
-                         "others -> $RHWP_OTHERS_PYTHON or benches/.venv-others/bin/python)")
+    ap.add_argument(
+        "--python",
+        action="append",
+        default=[],
+        metavar="READER=PATH",
+        help="interpreter for a reader (default: ours -> $RHWP_PYTHON or .venv/bin/python; "
+        "others -> $RHWP_OTHERS_PYTHON or benches/.venv-others/bin/python)",
+    )
     ap.add_argument("--formats", default="hwp,hwpx")
     ap.add_argument("--limit", type=int, help="first N documents per format (a quick look)")
     ap.add_argument("--repeat-time", type=float, default=0.2, help="seconds of repeats per document")
@@ -804,11 +903,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--scaling-time", type=float, default=0.3, help="seconds per thread's loop")
     ap.add_argument("--scaling-rounds", type=int, default=5)
-    ap.add_argument("--recall", type=Path, default=None,
-                    help="recall.py (default: $RHWP_RECALL or <corpus>/../tools/recall.py)")
+    ap.add_argument(
+        "--recall", type=Path, default=None, help="recall.py (default: $RHWP_RECALL or <corpus>/../tools/recall.py)"
+    )
     ap.add_argument("--out", type=Path, default=HERE / "results")
-    ap.add_argument("--floor", metavar="BINARY",
-                    help="the floor example binary (cargo build --release -p rhwp-reader --example floor)")
+    ap.add_argument(
+        "--floor",
+        metavar="BINARY",
+        help="the floor example binary (cargo build --release -p rhwp-reader --example floor)",
+    )
     args = ap.parse_args(argv)
 
     if args.worker:
@@ -840,10 +943,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     freetype = find_freetype()
 
     load_before = os.getloadavg()
-    runs: Dict[str, Dict[str, dict]] = {}
-    md_runs: Dict[str, Dict[str, dict]] = {}
-    scaling: Dict[str, dict] = {}
-    imports: Dict[str, Optional[dict]] = {}
+    runs: dict[str, dict[str, dict]] = {}
+    md_runs: dict[str, dict[str, dict]] = {}
+    scaling: dict[str, dict] = {}
+    imports: dict[str, dict | None] = {}
     try:
         for r in readers:
             python = pythons[r]
@@ -862,30 +965,41 @@ def main(argv: Optional[List[str]] = None) -> int:
                     continue
                 if imports.get(r) and not imports[r].get("ok"):
                     err = imports[r]["error"]
-                    runs.setdefault(r, {})[fmt] = {"import": imports[r], "maxrss_kb": 0, "restarts": 0,
-                                                   "docs": [{"ok": False, "error": err, "rel": d["rel"],
-                                                             "bytes": d["bytes"], "format": fmt} for d in fmt_docs]}
+                    runs.setdefault(r, {})[fmt] = {
+                        "import": imports[r],
+                        "maxrss_kb": 0,
+                        "restarts": 0,
+                        "docs": [
+                            {"ok": False, "error": err, "rel": d["rel"], "bytes": d["bytes"], "format": fmt}
+                            for d in fmt_docs
+                        ],
+                    }
                     continue
                 t0 = time.perf_counter()
                 info = run_docs(r, python, env, "text", fmt_docs, args, out, workdir)
                 imports[r] = info["import"] or imports.get(r)
                 runs.setdefault(r, {})[fmt] = info
                 read = sum(1 for x in info["docs"] if x["ok"])
-                print(f"[bench] {r} {fmt} text: {read}/{len(fmt_docs)} read in {time.perf_counter() - t0:.1f} s",
-                      file=sys.stderr)
+                print(
+                    f"[bench] {r} {fmt} text: {read}/{len(fmt_docs)} read in {time.perf_counter() - t0:.1f} s",
+                    file=sys.stderr,
+                )
                 if not args.no_markdown and (info["import"] or {}).get("has_markdown"):
                     t0 = time.perf_counter()
-                    md_runs.setdefault(r, {})[fmt] = run_docs(r, python, env, "markdown", fmt_docs, args,
-                                                              out, workdir)
+                    md_runs.setdefault(r, {})[fmt] = run_docs(r, python, env, "markdown", fmt_docs, args, out, workdir)
                     read = sum(1 for x in md_runs[r][fmt]["docs"] if x["ok"])
-                    print(f"[bench] {r} {fmt} markdown: {read}/{len(fmt_docs)} read in "
-                          f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
+                    print(
+                        f"[bench] {r} {fmt} markdown: {read}/{len(fmt_docs)} read in {time.perf_counter() - t0:.1f} s",
+                        file=sys.stderr,
+                    )
             if not args.no_scaling and (imports.get(r) or {}).get("ok"):
-                cands = [p for p in scaling_candidates(docs) if Path(p).suffix.lstrip(".").lower() in claimed
-                         or Path(p).parent.name in claimed]
+                cands = [
+                    p
+                    for p in scaling_candidates(docs)
+                    if Path(p).suffix.lstrip(".").lower() in claimed or Path(p).parent.name in claimed
+                ]
                 scaling[r] = run_scaling(r, python, env, cands, args, out, workdir)
-                print(f"[bench] {r} scaling: {scaling[r].get('speedup') or scaling[r].get('error')}",
-                      file=sys.stderr)
+                print(f"[bench] {r} scaling: {scaling[r].get('speedup') or scaling[r].get('error')}", file=sys.stderr)
             elif not args.no_scaling:
                 scaling[r] = {"ok": False, "error": "not importable"}
         if args.floor:
@@ -895,25 +1009,40 @@ def main(argv: Optional[List[str]] = None) -> int:
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
-    recall_py = args.recall or (Path(os.environ["RHWP_RECALL"]) if os.environ.get("RHWP_RECALL")
-                                else args.corpus.resolve().parent / "tools" / "recall.py")
+    recall_py = args.recall or (
+        Path(os.environ["RHWP_RECALL"])
+        if os.environ.get("RHWP_RECALL")
+        else args.corpus.resolve().parent / "tools" / "recall.py"
+    )
     scorer = Scorer(recall_py, out)
     text_table = aggregate(readers + ([FLOOR] if FLOOR in runs else []), runs, docs, scorer, out, "text")
     md_table = aggregate([r for r in readers if r in md_runs], md_runs, docs, scorer, out, "markdown")
     counts = {fmt: sum(1 for d in docs if d["format"] == fmt) for fmt in formats}
-    meta = {"when": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), "corpus": str(args.corpus),
-            "doc_counts": ", ".join(f"{n} {fmt}" for fmt, n in counts.items()),
-            "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}",
-            "repeat_time": args.repeat_time, "max_repeats": args.max_repeats, "timeout": args.timeout,
-            "recall": str(recall_py) if scorer.available else None, "pythons": {r: pythons[r] for r in readers},
-            "ld_preload_for_rhwp_python": freetype,
-            "load_average": f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after (1-minute)"}
+    meta = {
+        "when": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "corpus": str(args.corpus),
+        "doc_counts": ", ".join(f"{n} {fmt}" for fmt, n in counts.items()),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}",
+        "repeat_time": args.repeat_time,
+        "max_repeats": args.max_repeats,
+        "timeout": args.timeout,
+        "recall": str(recall_py) if scorer.available else None,
+        "pythons": {r: pythons[r] for r in readers},
+        "ld_preload_for_rhwp_python": freetype,
+        "load_average": f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after (1-minute)",
+    }
     report = render(meta, text_table, md_table, scaling, imports)
     out.mkdir(parents=True, exist_ok=True)
     (out / "latest.md").write_text(report, encoding="utf-8")
-    raw = {"meta": meta, "imports": imports, "text": text_table, "markdown": md_table, "scaling": scaling,
-           "documents": {r: {fmt: run["docs"] for fmt, run in per.items()} for r, per in runs.items()},
-           "markdown_documents": {r: {fmt: run["docs"] for fmt, run in per.items()} for r, per in md_runs.items()}}
+    raw = {
+        "meta": meta,
+        "imports": imports,
+        "text": text_table,
+        "markdown": md_table,
+        "scaling": scaling,
+        "documents": {r: {fmt: run["docs"] for fmt, run in per.items()} for r, per in runs.items()},
+        "markdown_documents": {r: {fmt: run["docs"] for fmt, run in per.items()} for r, per in md_runs.items()},
+    }
     (out / "latest.json").write_text(json.dumps(raw, ensure_ascii=False, indent=1), encoding="utf-8")
     print(report)
     print(f"[bench] wrote {out / 'latest.md'} and {out / 'latest.json'}", file=sys.stderr)

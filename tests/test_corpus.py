@@ -16,9 +16,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from corpus_support import SHARED, require_shared
 
 import rhwp_core
-from corpus_support import SHARED, require_shared
 
 RECALL_BAR = 0.99
 
@@ -36,9 +36,7 @@ def _documents(folder: str) -> list[str]:
     if SHARED is None:
         return ["<corpus missing>"]
     return sorted(
-        f"{folder}/{p.name}"
-        for p in (SHARED / "corpus" / folder).iterdir()
-        if p.suffix in (".hwp", ".hwpx", ".hml")
+        f"{folder}/{p.name}" for p in (SHARED / "corpus" / folder).iterdir() if p.suffix in (".hwp", ".hwpx", ".hml")
     )
 
 

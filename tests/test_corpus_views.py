@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 from corpus_support import SHARED, require_shared
+from rhwp_core.ir import iter_blocks
 from rhwp_core_test_support import html_table_count, markdown_table_count, parse_html_strictly, recall
 
 import rhwp_core
-from rhwp_core.ir import iter_blocks
 
 BAR = 0.99
 
@@ -32,7 +32,9 @@ def test_views_parse_keep_tables_and_words(rel: str) -> None:
     # Both views render the body and the foot/endnotes (page headers/footers only on request).
     notes = [f for f in ir.furniture if f.kind in ("footnote", "endnote")]
     tables = sum(1 for _ in doc.iter_blocks(kind="table", scope="body")) + sum(
-        1 for f in notes for _ in iter_blocks(ir.model_copy(update={"sections": [], "furniture": [f]}), "table", "furniture")
+        1
+        for f in notes
+        for _ in iter_blocks(ir.model_copy(update={"sections": [], "furniture": [f]}), "table", "furniture")
     )
     body = doc.extract_text(include_furniture=False)
 

@@ -277,7 +277,7 @@ def test_the_same_calls_over_streamable_http() -> None:
                     summary = await session.call_tool("parse_hwp_summary", {"path": str(SAMPLE)})
                     assert json.loads(_text(summary))["format"] == "hwp"
                     md = await session.call_tool("to_markdown", {"path": str(SAMPLE)})
-                    assert not _is_error(md) and "|" in _text(md) or "<table" in _text(md)
+                    assert (not _is_error(md) and "|" in _text(md)) or "<table" in _text(md)
                     bad = await session.call_tool("iter_blocks", {"path": str(SAMPLE), "kind": "invalid_value"})
                     assert _error(bad)["error"] == "invalid_input"
                     chunks = await session.call_tool("chunks", {"path": str(SAMPLE), "mode": "ir-blocks"})

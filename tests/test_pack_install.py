@@ -43,9 +43,22 @@ def test_uninstalling_packs_removes_their_tools() -> None:
     assert len(_listed_tools()) == 7
     try:
         _pip("uninstall", "-y", "rhwp-mcp-tools-chunks")
-        assert _listed_tools() == {"parse_hwp_summary", "extract_text", "get_ir", "iter_blocks", "to_markdown", "to_html"}
+        assert _listed_tools() == {
+            "parse_hwp_summary",
+            "extract_text",
+            "get_ir",
+            "iter_blocks",
+            "to_markdown",
+            "to_html",
+        }
         _pip("uninstall", "-y", "rhwp-mcp-tools-view")
         assert _listed_tools() == {"parse_hwp_summary", "extract_text", "get_ir", "iter_blocks"}
     finally:
-        _pip("install", "--no-deps", "--no-build-isolation", str(ROOT / "rhwp_mcp_tools_view"), str(ROOT / "rhwp_mcp_tools_chunks"))
+        _pip(
+            "install",
+            "--no-deps",
+            "--no-build-isolation",
+            str(ROOT / "rhwp_mcp_tools_view"),
+            str(ROOT / "rhwp_mcp_tools_chunks"),
+        )
     assert len(_listed_tools()) == 7

@@ -8,15 +8,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from corpus_support import BAD_CODES
 
 import rhwp_core
-from corpus_support import BAD_CODES
 from rhwp_core import HwpError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
 GOOD = sorted((FIXTURES / "hwp").glob("*.hwp")) + sorted((FIXTURES / "hwpx").glob("*.hwpx"))
 SAMPLE = FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp"
-
 
 
 def test_version_and_schema() -> None:

@@ -1,14 +1,14 @@
 """rhwp_core: read Korean HWP 5.0 and HWPX documents.
 
-    >>> import rhwp_core
-    >>> doc = rhwp_core.parse("report.hwp")
-    >>> doc.summary()["pages"], doc.extract_text()[:80]
+>>> import rhwp_core
+>>> doc = rhwp_core.parse("report.hwp")
+>>> doc.summary()["pages"], doc.extract_text()[:80]
 """
 
 from __future__ import annotations
 
 from . import _native
-from .cache import load, clear_cache
+from .cache import clear_cache, load
 from .document import Document, parse
 from .errors import (
     CorruptDocumentError,
@@ -23,12 +23,12 @@ __version__: str = _native.__version__
 SCHEMA_VERSION: str = _native.SCHEMA_VERSION
 
 __all__ = [
+    "SCHEMA_VERSION",
     "CorruptDocumentError",
     "Document",
     "DocumentNotFoundError",
     "DocumentPermissionError",
     "HwpError",
-    "SCHEMA_VERSION",
     "TooLargeError",
     "UnsupportedFormatError",
     "__version__",

@@ -58,7 +58,7 @@ def _native_parse(source: str | os.PathLike[str] | bytes, strict: bool) -> _nati
 class Document:
     """A parsed HWP or HWPX document. Immutable; safe to share between threads."""
 
-    __slots__ = ("_native", "_ir_lock", "__dict__")
+    __slots__ = ("__dict__", "_ir_lock", "_native")
 
     def __init__(self, native: _native.NativeDocument) -> None:
         self._native = native

@@ -12,6 +12,7 @@ import functools
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
+
 from rhwp_mcp_host import FilePath, ToolFailure, hookimpl, page_list
 
 if TYPE_CHECKING:
@@ -37,7 +38,9 @@ def _tables_as_markdown(doc: Document) -> list[str]:
     from rhwp_core.views.markdown import render_block_markdown
 
     ir = doc.to_ir()
-    return [render_block_markdown(ir, block) for section in ir.sections for block in section.blocks if block.kind == "table"]
+    return [
+        render_block_markdown(ir, block) for section in ir.sections for block in section.blocks if block.kind == "table"
+    ]
 
 
 @functools.lru_cache(maxsize=8)
@@ -130,7 +133,9 @@ def chunks(
     under the response cap; next_offset (null on the last page) is the offset of the next call.
     """
     if overlap >= size:
-        raise ToolFailure("invalid_input", f"overlap ({overlap}) must be smaller than size ({size})", "e.g. overlap=size//10")
+        raise ToolFailure(
+            "invalid_input", f"overlap ({overlap}) must be smaller than size ({size})", "e.g. overlap=size//10"
+        )
     if include_furniture and mode != "ir-blocks":
         raise ToolFailure(
             "invalid_input",

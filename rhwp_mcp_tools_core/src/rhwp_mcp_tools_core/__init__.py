@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
+
 from rhwp_mcp_host import FilePath, ToolFailure, current_max_chars, format_call, hookimpl, page_list, page_text
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ import functools
 from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
+
 from rhwp_mcp_host import FilePath, format_call, hookimpl, page_text
 
 if TYPE_CHECKING:
