@@ -62,7 +62,8 @@ struct ParaBuilder {
     text: String,
     chars: u32,
     runs: Vec<Run>,
-    style: Option<String>,
+    /// `styleIDRef`; the name is looked up only for paragraphs that become blocks.
+    style_id: Option<u32>,
     heading_level: Option<u8>,
     list: Option<ListMarker>,
     note_refs: Vec<NoteRef>,
@@ -704,7 +705,7 @@ impl<'a> Parser<'a> {
             text: String::new(),
             chars: 0,
             runs: Vec::new(),
-            style: header.style_name(style_id).map(str::to_string),
+            style_id,
             heading_level,
             list,
             note_refs: Vec::new(),
@@ -940,7 +941,7 @@ impl<'a> Parser<'a> {
 
     fn close_para(&mut self, p: ParaBuilder) {
         let ParaBuilder {
-            text, chars, runs, style, heading_level, list, note_refs, break_before, objects, section_level, start_page, ..
+            text, chars, runs, style_id, heading_level, list, note_refs, break_before, objects, section_level, start_page, ..
         } = p;
         let provenance = Provenance {
             section: self.input.index,
@@ -953,7 +954,7 @@ impl<'a> Parser<'a> {
             self.emit(Block::Paragraph(Paragraph {
                 text,
                 runs,
-                style,
+                style: self.input.header.style_name(style_id).map(str::to_string),
                 heading_level,
                 list,
                 note_refs,

@@ -336,6 +336,41 @@ struct WalkLimits<'p> {
     max_elements: u64,
 }
 
+/// Eight bytes at a time: which of the bytes of `word` are zero (the high bit
+/// of each such byte set; bits above the first zero byte may be spurious,
+/// which is harmless when only the lowest is used).
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    word.wrapping_sub(LOW) & !word & HIGH
+}
+
+/// The first position of `a` or `b` in `hay` (std has no public memchr; its
+/// `str::find(char)` pays a comparison call per candidate).
+#[inline]
+fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+    let (ra, rb) = (u64::from_le_bytes([a; 8]), u64::from_le_bytes([b; 8]));
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(bytes);
+        let hits = zero_bytes(w ^ ra) | zero_bytes(w ^ rb);
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks.remainder().iter().position(|&c| c == a || c == b).map(|i| base + i)
+}
+
+#[inline]
+fn find_byte(hay: &[u8], a: u8) -> Option<usize> {
+    find_either(hay, a, a)
+}
+
 #[inline]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
@@ -465,9 +500,19 @@ where
 {
     let b = s.as_bytes();
     loop {
+        // Most elements follow one another without text in between.
+        if b.get(pos) == Some(&b'<') {
+            return Ok(pos);
+        }
         let rest = s.get(pos..).ok_or(Stop::Unsure)?;
-        let lt = rest.find('<').unwrap_or(rest.len());
-        let chunk = &rest[..lt];
+        let stop = find_either(rest.as_bytes(), b'<', b'&').unwrap_or(rest.len());
+        if rest.as_bytes().get(stop) != Some(&b'&') {
+            let chunk = rest.get(..stop).ok_or(Stop::Unsure)?;
+            visit_text(seen, visit, chunk, depth)?;
+            return Ok(pos + stop);
+        }
+        let lt = find_byte(rest.as_bytes(), b'<').unwrap_or(rest.len());
+        let chunk = rest.get(..lt).ok_or(Stop::Unsure)?;
         match chunk.find('&') {
             None => {
                 visit_text(seen, visit, chunk, depth)?;
@@ -543,7 +588,7 @@ fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usiz
     loop {
         // Character data: only references need a check.
         let rest = b.get(pos..).ok_or(Stop::Unsure)?;
-        let lt = s.get(pos..).and_then(|r| r.find('<')).ok_or(Stop::Unsure)?;
+        let lt = find_byte(rest, b'<').ok_or(Stop::Unsure)?;
         if rest[..lt].contains(&b'&') {
             let mut chunk = &rest[..lt];
             while let Some(amp) = chunk.iter().position(|&c| c == b'&') {
@@ -722,8 +767,9 @@ where
                         limits.part, limits.max_elements
                     ))));
                 }
-                let (prefix, name) = match qname.split_once(':') {
-                    Some((p, l)) => (Some(p), l),
+                // The prefix ends at the first `:` (as quick-xml splits names).
+                let (prefix, name) = match qname.as_bytes().iter().position(|&c| c == b':') {
+                    Some(k) => (qname.get(..k), qname.get(k + 1..).ok_or(Stop::Unsure)?),
                     None => (None, qname),
                 };
                 let owpml = ns.is_owpml(prefix);
