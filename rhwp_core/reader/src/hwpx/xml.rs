@@ -932,4 +932,108 @@ mod tests {
         assert!(!f.is_owpml(&ResolveResult::Bound(Namespace("http://purl.org/dc/elements/1.1/"))));
         assert!(f.is_owpml(&ResolveResult::Unbound));
     }
+
+    /// Every attribute of a tag, as the engine that made it sees them.
+    fn all_attrs(t: &Tag<'_, '_>) -> Vec<String> {
+        match &t.0 {
+            TagRepr::Split(pairs) => pairs.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            TagRepr::Quick(e) => {
+                let mut it = e.attributes();
+                it.with_checks(false);
+                it.flatten().map(|a| format!("{}={}", a.key.as_ref(), a.value)).collect()
+            }
+        }
+    }
+
+    /// The steps a walk gives, with the error it ends on; elements named
+    /// `skip` are skipped, and an element named `fail` makes the visitor fail.
+    fn trace(text: &[u8], fast: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let visit = |step: Step<'_, '_>, depth: u32| -> Result<Flow> {
+            match step {
+                Step::Open { name, owpml, start } => {
+                    out.push(format!("{depth}<{name} {owpml} {:?} {:?}", all_attrs(start), attr(start, "a")));
+                    if name == "fail" {
+                        return Err(Error::corrupt("visitor failed"));
+                    }
+                    if name == "skip" {
+                        return Ok(Flow::Skip);
+                    }
+                }
+                Step::Close => out.push(format!("{depth}>")),
+                Step::Text(t) => out.push(format!("{depth}:{t}")),
+            }
+            Ok(Flow::Continue)
+        };
+        let result = if fast {
+            walk(text, "part", 8, 50, visit)
+        } else {
+            let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            compat_walk(text, "part", 8, 50, &Replay::default(), visit)
+        };
+        out.push(format!("{result:?}"));
+        out
+    }
+
+    const SAMPLES: &[&str] = &[
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\" ?><hs:sec xmlns:hs=\"http://www.hancom.co.kr/hwpml/2011/section\" xmlns:hp=\"http://www.hancom.co.kr/hwpml/2011/paragraph\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><hp:p a=\"1 &amp; 2\" b='x\"y'><hp:run><hp:t>가 &lt;나&gt; &#x41;&#13;&bogus;다\r\n라\rmi</hp:t><dc:title a = \"t\">T</dc:title></hp:run><hp:linesegarray><hp:lineseg vertpos=\"0\"/></hp:linesegarray></hp:p></hs:sec>",
+        "\u{feff}<!-- lead --><root xmlns=\"http://www.owpml.org/owpml/2024/paragraph\"><a a=\"1\"/><x:b xmlns:x=\"urn:other\"><x:c/><c xmlns=\"\">t</c></x:b><und:e a='2'>u</und:e><xml:f/><skip><q a=\"&\"><r>&amp;</r></q><!-- c --></skip></root>\n",
+        "<r><skip a=\"1\"><skip><skip/></skip><?pi x?></skip><p xmlns:p=\"\"><p:q/></p><fail/></r>",
+        "<r xmlns:a=\"http://www.hancom.co.kr/hwpml/2011/paragraph\"><a:p><b xmlns:a=\"urn:x\"><a:p/></b><a:p/></a:p></r>",
+        "<r><a a=\"1\"b=\"2\"/><a a/><a a=x/><a =\"1\"/><a/ ><a\tb\n=\r'1' /><![CDATA[x]]><!DOCTYPE r><a>&x</a></r>",
+        "<r><a xmlns:xml=\"http://www.w3.org/XML/1998/namespace\"/><a xmlns:xmlns=\"u\"/><a xmlns:=\"u\"/><a xmlnsx=\"u\"/></r>",
+        "<r><a></b></r>",
+        "<r><a><b><c><d><e><f><g><h><i>deep</i></h></g></f></e></d></c></b></a></r>",
+        "</r>",
+        "<r>&amp</r>",
+        "<r>t &amp; <!-->--> <!----> x</r><r2/>",
+        "<?>x<??><r/>",
+    ];
+
+    #[test]
+    fn fast_engine_matches_quick_xml() {
+        for sample in SAMPLES {
+            assert_eq!(trace(sample.as_bytes(), true), trace(sample.as_bytes(), false), "{sample}");
+        }
+        // Every truncation and every single-byte corruption of the samples.
+        for sample in SAMPLES {
+            let bytes = sample.as_bytes();
+            for cut in 0..bytes.len() {
+                let t = &bytes[..cut];
+                assert_eq!(trace(t, true), trace(t, false), "{}", String::from_utf8_lossy(t));
+            }
+            for at in 0..bytes.len() {
+                for b in [b'<', b'>', b'"', b'\'', b'/', b'&', b';', b'=', b' ', b':', b'!', b'?', b'-', 0xff] {
+                    let mut t = bytes.to_vec();
+                    t[at] = b;
+                    assert_eq!(trace(&t, true), trace(&t, false), "{}", String::from_utf8_lossy(&t));
+                }
+            }
+        }
+    }
+
+    /// The samples the fast engine reads alone (no hand-over to quick-xml).
+    #[test]
+    fn fast_engine_reads_common_xml() {
+        for (k, sample) in SAMPLES.iter().enumerate() {
+            let limits = WalkLimits { part: "part", max_depth: 8, max_elements: 50 };
+            let mut seen = Replay::default();
+            let text = sample.trim_start_matches('\u{feff}');
+            let r = fast_walk(text, &limits, &mut |_: Step<'_, '_>, _| Ok(Flow::Continue), &mut seen);
+            let expected = matches!(k, 0..=3 | 10);
+            assert_eq!(r.is_ok(), expected, "sample {k}");
+        }
+    }
+
+    #[test]
+    fn word_search_finds_the_first() {
+        let hay = b"abcdefgh<ijklmnop&qrstuvwxyz<";
+        for start in 0..hay.len() {
+            let naive = hay[start..].iter().position(|&c| c == b'<' || c == b'&');
+            assert_eq!(find_either(&hay[start..], b'<', b'&'), naive);
+            assert_eq!(find_byte(&hay[start..], b'z'), hay[start..].iter().position(|&c| c == b'z'));
+        }
+        assert_eq!(find_byte(b"", b'<'), None);
+        assert_eq!(find_byte(&[0x80, 0x3c, 0x81, 0, 0, 0, 0, 0, 0x3c], b'<'), Some(1));
+    }
 }
