@@ -78,7 +78,12 @@ impl NsFilter {
 /// except the odd `xml:` or `hp:required-namespace`.
 #[inline]
 fn key_is(qualified: &str, key: &str) -> bool {
-    let (q, k) = (qualified.as_bytes(), key.as_bytes());
+    key_is_bytes(qualified.as_bytes(), key)
+}
+
+#[inline]
+fn key_is_bytes(q: &[u8], key: &str) -> bool {
+    let k = key.as_bytes();
     if q.len() == k.len() {
         return q == k;
     }
@@ -98,17 +103,40 @@ fn attr_value<'a>(value: Cow<'a, str>) -> Cow<'a, str> {
 pub struct Tag<'e, 'i>(TagRepr<'e, 'i>);
 
 enum TagRepr<'e, 'i> {
-    /// (qualified name, raw value) in document order.
-    Split(&'e [(&'i str, &'i str)]),
+    /// The attributes in document order, as spans of the part's text.
+    Split { text: &'i str, spans: &'e [AttrSpan] },
     Quick(&'e BytesStart<'i>),
+}
+
+/// One attribute of a start tag read by the fast engine: byte ranges of its
+/// qualified name and of its raw value (between the quotes) in the part.
+/// Both end at ASCII delimiters, so they are on character boundaries.
+#[derive(Clone, Copy)]
+struct AttrSpan {
+    key: (usize, usize),
+    value: (usize, usize),
+}
+
+impl AttrSpan {
+    #[inline]
+    fn key<'i>(&self, text: &'i str) -> Option<&'i [u8]> {
+        text.as_bytes().get(self.key.0..self.key.1)
+    }
+
+    #[inline]
+    fn value<'i>(&self, text: &'i str) -> Option<&'i str> {
+        text.get(self.value.0..self.value.1)
+    }
 }
 
 /// The (unescaped) value of the attribute whose local name is `key`.
 pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
     match &e.0 {
-        TagRepr::Split(pairs) => {
-            pairs.iter().find(|(k, _)| key_is(k, key)).map(|&(_, v)| attr_value(Cow::Borrowed(v)))
-        }
+        TagRepr::Split { text, spans } => spans
+            .iter()
+            .find(|a| a.key(text).is_some_and(|k| key_is_bytes(k, key)))
+            .and_then(|a| a.value(text))
+            .map(|v| attr_value(Cow::Borrowed(v))),
         TagRepr::Quick(e) => {
             let mut attrs = e.attributes();
             attrs.with_checks(false);
@@ -126,20 +154,25 @@ pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
 pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
     let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
     let mut found = 0;
-    let mut take = |k: &str, v: Cow<'a, str>| -> bool {
-        if let Some(i) = keys.iter().position(|key| key_is(k, key)) {
-            if out[i].is_none() {
-                out[i] = Some(attr_value(v));
-                found += 1;
-            }
+    // The first occurrence of each key wins (later duplicates are ignored).
+    let mut take = |i: usize, v: Cow<'a, str>| -> bool {
+        if out[i].is_none() {
+            out[i] = Some(attr_value(v));
+            found += 1;
         }
         found == N
     };
     match &e.0 {
-        TagRepr::Split(pairs) => {
-            for &(k, v) in pairs.iter() {
-                if take(k, Cow::Borrowed(v)) {
-                    break;
+        TagRepr::Split { text, spans } => {
+            for a in spans.iter() {
+                let Some(k) = a.key(text) else { continue };
+                // Values are sliced only for the keys asked for.
+                if let Some(i) = keys.iter().position(|key| key_is_bytes(k, key)) {
+                    if let Some(v) = a.value(text) {
+                        if take(i, Cow::Borrowed(v)) {
+                            break;
+                        }
+                    }
                 }
             }
         }
@@ -147,8 +180,10 @@ pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option
             let mut it = e.attributes();
             it.with_checks(false);
             for a in it.flatten() {
-                if take(a.key.as_ref(), a.value) {
-                    break;
+                if let Some(i) = keys.iter().position(|key| key_is(a.key.as_ref(), key)) {
+                    if take(i, a.value) {
+                        break;
+                    }
                 }
             }
         }
@@ -374,6 +409,15 @@ fn find_byte(hay: &[u8], a: u8) -> Option<usize> {
 #[inline]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// The first position from `i` on that is not whitespace (or the end).
+#[inline]
+fn skip_ws(b: &[u8], i: usize) -> usize {
+    match b.get(i..) {
+        Some(rest) => i + rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len()),
+        None => i,
+    }
 }
 
 /// Namespace bindings in scope, as `NsReader` keeps them: declarations in
@@ -661,7 +705,7 @@ where
     // Qualified names of the open elements, for end-tag checks.
     let mut open: Vec<&'i str> = Vec::with_capacity(64);
     let mut skip_stack: Vec<(usize, usize)> = Vec::new();
-    let mut pairs: Vec<(&'i str, &'i str)> = Vec::with_capacity(16);
+    let mut spans: Vec<AttrSpan> = Vec::with_capacity(16);
     let mut ns = Bindings::new();
     loop {
         pos = text_run(s, pos, depth, seen, visit, &mut char_buf)?;
@@ -697,12 +741,10 @@ where
                 }
                 let qname = s.get(start..i).ok_or(Stop::Unsure)?;
                 // Attributes: `key = "value"` or `'value'`, whitespace before each.
-                pairs.clear();
+                spans.clear();
                 let empty = loop {
                     let before = i;
-                    while b.get(i).is_some_and(|&c| is_ws(c)) {
-                        i += 1;
-                    }
+                    i = skip_ws(b, i);
                     match b.get(i) {
                         None => return Err(Stop::Unsure),
                         Some(b'>') => {
@@ -720,40 +762,33 @@ where
                         Some(_) => {}
                     }
                     let key_start = i;
-                    while let Some(&c) = b.get(i) {
-                        if is_ws(c) || c == b'=' {
-                            break;
-                        }
-                        if matches!(c, b'"' | b'\'' | b'>' | b'/' | b'<') {
-                            return Err(Stop::Unsure);
-                        }
-                        i += 1;
-                    }
-                    let key = s.get(key_start..i).ok_or(Stop::Unsure)?;
-                    while b.get(i).is_some_and(|&c| is_ws(c)) {
-                        i += 1;
-                    }
-                    if key.is_empty() || b.get(i) != Some(&b'=') {
+                    // Iterating the slice (not indexing) keeps bounds checks out of the loop.
+                    let key_len = b
+                        .get(i..)
+                        .and_then(|r| r.iter().position(|&c| is_ws(c) || matches!(c, b'=' | b'"' | b'\'' | b'>' | b'/' | b'<')))
+                        .ok_or(Stop::Unsure)?;
+                    i += key_len;
+                    let key_end = i;
+                    i = skip_ws(b, i);
+                    if key_end == key_start || b.get(i) != Some(&b'=') {
                         return Err(Stop::Unsure);
                     }
-                    i += 1;
-                    while b.get(i).is_some_and(|&c| is_ws(c)) {
-                        i += 1;
-                    }
+                    i = skip_ws(b, i + 1);
                     let quote = match b.get(i) {
                         Some(&q @ (b'"' | b'\'')) => q,
                         _ => return Err(Stop::Unsure),
                     };
                     let value_start = i + 1;
                     let len = b.get(value_start..).and_then(|r| r.iter().position(|&c| c == quote)).ok_or(Stop::Unsure)?;
-                    let value = s.get(value_start..value_start + len).ok_or(Stop::Unsure)?;
                     i = value_start + len + 1;
-                    pairs.push((key, value));
+                    spans.push(AttrSpan { key: (key_start, key_end), value: (value_start, value_start + len) });
                 };
                 pos = i;
                 depth += 1;
-                for &(key, value) in &pairs {
-                    if key.starts_with("xmlns") {
+                for a in &spans {
+                    if b.get(a.key.0..a.key.1).is_some_and(|k| k.starts_with(b"xmlns")) {
+                        let key = s.get(a.key.0..a.key.1).ok_or(Stop::Unsure)?;
+                        let value = a.value(s).ok_or(Stop::Unsure)?;
                         ns.declare(key, value, depth).ok_or(Stop::Unsure)?;
                     }
                 }
@@ -773,7 +808,7 @@ where
                     None => (None, qname),
                 };
                 let owpml = ns.is_owpml(prefix);
-                let tag = Tag(TagRepr::Split(&pairs));
+                let tag = Tag(TagRepr::Split { text: s, spans: &spans });
                 let flow = seen.visit(visit, Step::Open { name, owpml, start: &tag }, depth)?;
                 if empty || flow == Flow::Skip {
                     if !empty {
@@ -936,7 +971,10 @@ mod tests {
     /// Every attribute of a tag, as the engine that made it sees them.
     fn all_attrs(t: &Tag<'_, '_>) -> Vec<String> {
         match &t.0 {
-            TagRepr::Split(pairs) => pairs.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            TagRepr::Split { text, spans } => spans
+                .iter()
+                .map(|a| format!("{}={}", String::from_utf8_lossy(a.key(text).unwrap_or_default()), a.value(text).unwrap_or_default()))
+                .collect(),
             TagRepr::Quick(e) => {
                 let mut it = e.attributes();
                 it.with_checks(false);
