@@ -785,6 +785,11 @@ where
                 };
                 pos = i;
                 depth += 1;
+                // quick-xml's namespace scopes count nesting in 16 bits and
+                // refuse deeper input (only reachable with a raised depth limit).
+                if depth > u32::from(u16::MAX) {
+                    return Err(Stop::Unsure);
+                }
                 for a in &spans {
                     if b.get(a.key.0..a.key.1).is_some_and(|k| k.starts_with(b"xmlns")) {
                         let key = s.get(a.key.0..a.key.1).ok_or(Stop::Unsure)?;
