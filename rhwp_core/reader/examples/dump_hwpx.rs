@@ -2,12 +2,82 @@
 //! `cargo run --release --example dump_hwpx -- FILE [--json] [--strict] [--time N]`
 //! prints the document text (furniture included), or the model as JSON, or
 //! the error; `--time N` parses N times and prints the mean time per parse + text.
+//!
+//! `dump_hwpx --bench DIR_OR_FILE...` times parse + text per document the way
+//! benches/bench_readers.py does (file read from disk, one warm-up, then repeats
+//! until 0.2 s or 50 runs; the median is the document's time), prints one
+//! `name<TAB>bytes<TAB>median_ms` line per document and a summary (median
+//! document, aggregate MB/s, the two largest documents).
 
 use rhwp_reader::{read, text::document_text, Options};
-use std::time::Instant;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn bench(inputs: &[&String]) {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for i in inputs {
+        let p = PathBuf::from(i);
+        match std::fs::read_dir(&p) {
+            Ok(entries) => {
+                let mut found: Vec<PathBuf> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("hwpx")))
+                    .collect();
+                found.sort();
+                files.extend(found);
+            }
+            Err(_) => files.push(p),
+        }
+    }
+    let options = Options::default();
+    let parse_text = |path: &PathBuf| -> usize {
+        let Ok(bytes) = std::fs::read(path) else { return 0 };
+        read(&bytes, &options).map(|doc| document_text(&doc, true).len()).unwrap_or(0)
+    };
+    let mut rows: Vec<(String, u64, f64)> = Vec::new();
+    for path in &files {
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        std::hint::black_box(parse_text(path));
+        let mut times = Vec::new();
+        let begin = Instant::now();
+        while times.len() < 50 && begin.elapsed() < Duration::from_millis(200) {
+            let start = Instant::now();
+            std::hint::black_box(parse_text(path));
+            times.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        println!("{name}\t{size}\t{median:.4}");
+        rows.push((name, size, median));
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let total_ms: f64 = rows.iter().map(|r| r.2).sum();
+    let total_bytes: u64 = rows.iter().map(|r| r.1).sum();
+    let mut medians: Vec<f64> = rows.iter().map(|r| r.2).collect();
+    medians.sort_by(f64::total_cmp);
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1));
+    eprintln!(
+        "{} documents: median {:.3} ms, total {:.1} ms, {:.1} MB/s; largest: {} {:.2} ms, {} {:.2} ms",
+        medians.len(),
+        medians[medians.len() / 2],
+        total_ms,
+        total_bytes as f64 / 1e6 / (total_ms / 1000.0),
+        rows[0].0,
+        rows[0].2,
+        rows.get(1).map(|r| r.0.as_str()).unwrap_or(""),
+        rows.get(1).map(|r| r.2).unwrap_or(0.0),
+    );
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--bench") {
+        bench(&args.iter().skip(1).collect::<Vec<_>>());
+        return;
+    }
     let Some(path) = args.iter().find(|a| !a.starts_with("--") && a.parse::<u32>().is_err()) else {
         eprintln!("usage: dump_hwpx FILE [--json] [--strict] [--time N]");
         std::process::exit(2);

@@ -12,7 +12,7 @@
 //! Page headers/footers and foot/endnotes go to the document's furniture.
 
 use super::header::{format_number, CharStyle, Header, HeadingKind};
-use super::xml::{attr, attr_flag, attr_i64, attr_u32, attrs, walk, Flow, Step};
+use super::xml::{attr, attr_flag, attr_i64, attr_u32, attrs, walk, Flow, Step, Tag};
 use crate::limits::Limits;
 use crate::model::{
     Block, Equation, Furniture, ListMarker, NoteRef, PageDefinition, Paragraph, Picture, Provenance, Run, Section,
@@ -62,7 +62,8 @@ struct ParaBuilder {
     text: String,
     chars: u32,
     runs: Vec<Run>,
-    style: Option<String>,
+    /// `styleIDRef`; the name is looked up only for paragraphs that become blocks.
+    style_id: Option<u32>,
     heading_level: Option<u8>,
     list: Option<ListMarker>,
     note_refs: Vec<NoteRef>,
@@ -347,7 +348,7 @@ impl<'a> Parser<'a> {
         self.section.blocks.push(block);
     }
 
-    fn open(&mut self, name: &str, owpml: bool, e: &quick_xml::events::BytesStart<'_>, depth: u32) -> Result<Flow> {
+    fn open(&mut self, name: &str, owpml: bool, e: &Tag<'_, '_>, depth: u32) -> Result<Flow> {
         if let Some(Frame::Switch { taken }) = self.top() {
             // Read the first alternative only: the others repeat it for older readers.
             if *taken {
@@ -646,7 +647,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn open_para(&mut self, e: &quick_xml::events::BytesStart<'_>, depth: u32) {
+    fn open_para(&mut self, e: &Tag<'_, '_>, depth: u32) {
         let section_level = !self.in_para() && self.object_depth == 0;
         let header = self.input.header;
         let [para_pr, style_id, page_break, column_break] =
@@ -704,7 +705,7 @@ impl<'a> Parser<'a> {
             text: String::new(),
             chars: 0,
             runs: Vec::new(),
-            style: header.style_name(style_id).map(str::to_string),
+            style_id,
             heading_level,
             list,
             note_refs: Vec::new(),
@@ -756,7 +757,7 @@ impl<'a> Parser<'a> {
     /// A line segment of the cached layout. Only those of section-level
     /// paragraphs count: a page starts where the vertical position falls
     /// back (after as many falls as the section has columns).
-    fn lineseg(&mut self, e: &quick_xml::events::BytesStart<'_>) {
+    fn lineseg(&mut self, e: &Tag<'_, '_>) {
         let columns = self.columns;
         let Some((_, Frame::Para(p))) = self.stack.last_mut() else { return };
         if !p.section_level {
@@ -940,7 +941,7 @@ impl<'a> Parser<'a> {
 
     fn close_para(&mut self, p: ParaBuilder) {
         let ParaBuilder {
-            text, chars, runs, style, heading_level, list, note_refs, break_before, objects, section_level, start_page, ..
+            text, chars, runs, style_id, heading_level, list, note_refs, break_before, objects, section_level, start_page, ..
         } = p;
         let provenance = Provenance {
             section: self.input.index,
@@ -953,7 +954,7 @@ impl<'a> Parser<'a> {
             self.emit(Block::Paragraph(Paragraph {
                 text,
                 runs,
-                style,
+                style: self.input.header.style_name(style_id).map(str::to_string),
                 heading_level,
                 list,
                 note_refs,

@@ -1,9 +1,23 @@
-//! Small helpers shared by the XML parts: UTF-8 decoding of a part,
-//! namespace classification, attribute lookup by local name, entity
+//! The XML walk the parts share, and small helpers: UTF-8 decoding of a
+//! part, namespace classification, attribute lookup by local name, entity
 //! references, and the depth guard.
+//!
+//! Two engines produce the same stream of `Step`s:
+//! - `fast_walk`, a tokenizer of our own for the XML that Hancom and other
+//!   HWPX writers emit (elements, attributes, text, entity references, the
+//!   XML declaration). The part's UTF-8 is checked once, up front; attributes
+//!   are split once per element; namespaces are resolved against a small
+//!   binding stack. It accepts only input it can tokenize exactly as
+//!   quick-xml would, and stops ("unsure") at anything else: comments, CDATA,
+//!   DOCTYPE, unusual namespace declarations, ill-formed markup;
+//! - `compat_walk`, quick-xml's `NsReader` (the reference behaviour). When the
+//!   fast engine stops, the compat engine reads the part from the start,
+//!   replaying silently the steps the visitor has already seen (and the skip
+//!   decisions it made), and goes on from there: the visitor sees every step
+//!   once, and errors on ill-formed input are quick-xml's.
 
 use crate::{Error, Result};
-use quick_xml::events::{BytesRef, BytesStart};
+use quick_xml::events::{BytesRef, BytesStart, BytesText};
 use quick_xml::name::ResolveResult;
 use std::borrow::Cow;
 
@@ -64,7 +78,12 @@ impl NsFilter {
 /// except the odd `xml:` or `hp:required-namespace`.
 #[inline]
 fn key_is(qualified: &str, key: &str) -> bool {
-    let (q, k) = (qualified.as_bytes(), key.as_bytes());
+    key_is_bytes(qualified.as_bytes(), key)
+}
+
+#[inline]
+fn key_is_bytes(q: &[u8], key: &str) -> bool {
+    let k = key.as_bytes();
     if q.len() == k.len() {
         return q == k;
     }
@@ -79,31 +98,92 @@ fn attr_value<'a>(value: Cow<'a, str>) -> Cow<'a, str> {
     }
 }
 
+/// An element's start tag, for attribute lookup: the attributes split by
+/// the fast engine, or quick-xml's start event (compat engine).
+pub struct Tag<'e, 'i>(TagRepr<'e, 'i>);
+
+enum TagRepr<'e, 'i> {
+    /// The attributes in document order, as spans of the part's text.
+    Split { text: &'i str, spans: &'e [AttrSpan] },
+    Quick(&'e BytesStart<'i>),
+}
+
+/// One attribute of a start tag read by the fast engine: byte ranges of its
+/// qualified name and of its raw value (between the quotes) in the part.
+/// Both end at ASCII delimiters, so they are on character boundaries.
+#[derive(Clone, Copy)]
+struct AttrSpan {
+    key: (usize, usize),
+    value: (usize, usize),
+}
+
+impl AttrSpan {
+    #[inline]
+    fn key<'i>(&self, text: &'i str) -> Option<&'i [u8]> {
+        text.as_bytes().get(self.key.0..self.key.1)
+    }
+
+    #[inline]
+    fn value<'i>(&self, text: &'i str) -> Option<&'i str> {
+        text.get(self.value.0..self.value.1)
+    }
+}
+
 /// The (unescaped) value of the attribute whose local name is `key`.
-pub fn attr<'a>(e: &'a BytesStart<'_>, key: &str) -> Option<Cow<'a, str>> {
-    let mut attrs = e.attributes();
-    attrs.with_checks(false);
-    for a in attrs.flatten() {
-        if key_is(a.key.as_ref(), key) {
-            return Some(attr_value(a.value));
+pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
+    match &e.0 {
+        TagRepr::Split { text, spans } => spans
+            .iter()
+            .find(|a| a.key(text).is_some_and(|k| key_is_bytes(k, key)))
+            .and_then(|a| a.value(text))
+            .map(|v| attr_value(Cow::Borrowed(v))),
+        TagRepr::Quick(e) => {
+            let mut attrs = e.attributes();
+            attrs.with_checks(false);
+            for a in attrs.flatten() {
+                if key_is(a.key.as_ref(), key) {
+                    return Some(attr_value(a.value));
+                }
+            }
+            None
         }
     }
-    None
 }
 
 /// Several attributes in one pass over the element's attributes.
-pub fn attrs<'a, const N: usize>(e: &'a BytesStart<'_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
+pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
     let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
     let mut found = 0;
-    let mut it = e.attributes();
-    it.with_checks(false);
-    for a in it.flatten() {
-        if let Some(i) = keys.iter().position(|k| key_is(a.key.as_ref(), k)) {
-            if out[i].is_none() {
-                out[i] = Some(attr_value(a.value));
-                found += 1;
-                if found == N {
-                    break;
+    // The first occurrence of each key wins (later duplicates are ignored).
+    let mut take = |i: usize, v: Cow<'a, str>| -> bool {
+        if out[i].is_none() {
+            out[i] = Some(attr_value(v));
+            found += 1;
+        }
+        found == N
+    };
+    match &e.0 {
+        TagRepr::Split { text, spans } => {
+            for a in spans.iter() {
+                let Some(k) = a.key(text) else { continue };
+                // Values are sliced only for the keys asked for.
+                if let Some(i) = keys.iter().position(|key| key_is_bytes(k, key)) {
+                    if let Some(v) = a.value(text) {
+                        if take(i, Cow::Borrowed(v)) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        TagRepr::Quick(e) => {
+            let mut it = e.attributes();
+            it.with_checks(false);
+            for a in it.flatten() {
+                if let Some(i) = keys.iter().position(|key| key_is(a.key.as_ref(), key)) {
+                    if take(i, a.value) {
+                        break;
+                    }
                 }
             }
         }
@@ -111,11 +191,11 @@ pub fn attrs<'a, const N: usize>(e: &'a BytesStart<'_>, keys: [&str; N]) -> [Opt
     out
 }
 
-pub fn attr_u32(e: &BytesStart<'_>, key: &str) -> Option<u32> {
+pub fn attr_u32(e: &Tag<'_, '_>, key: &str) -> Option<u32> {
     attr(e, key).and_then(|v| parse_u32(&v))
 }
 
-pub fn attr_i64(e: &BytesStart<'_>, key: &str) -> Option<i64> {
+pub fn attr_i64(e: &Tag<'_, '_>, key: &str) -> Option<i64> {
     attr(e, key).and_then(|v| v.trim().parse::<i64>().ok())
 }
 
@@ -125,7 +205,7 @@ pub fn parse_u32(v: &str) -> Option<u32> {
     v.trim().parse::<u32>().ok()
 }
 
-pub fn attr_flag(e: &BytesStart<'_>, key: &str) -> bool {
+pub fn attr_flag(e: &Tag<'_, '_>, key: &str) -> bool {
     matches!(attr(e, key).as_deref(), Some("1") | Some("true"))
 }
 
@@ -195,7 +275,7 @@ pub fn xml_error(part: &str, e: impl std::fmt::Display) -> Error {
 pub enum Step<'a, 'i> {
     /// An element opens. `name` is its local name; `owpml` says whether its
     /// namespace is an OWPML one (see `NsFilter`).
-    Open { name: &'a str, owpml: bool, start: &'a BytesStart<'i> },
+    Open { name: &'a str, owpml: bool, start: &'a Tag<'a, 'i> },
     /// The element opened last closes.
     Close,
     /// Character data (entities already resolved, one piece at a time).
@@ -231,17 +311,553 @@ pub enum Flow {
 /// more than `max_elements` elements. `visit` gets each step and the element
 /// depth (1 = the root element).
 ///
+/// The fast engine reads the part when it can; the compat engine takes over
+/// (replaying what the visitor has seen) when it cannot. See the module notes.
+pub fn walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, mut visit: F) -> Result<()>
+where
+    F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
+{
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let mut seen = Replay::default();
+    // Invalid UTF-8 anywhere: quick-xml reports it at the event that holds it.
+    if let Ok(s) = std::str::from_utf8(text) {
+        let limits = WalkLimits { part, max_depth, max_elements };
+        match fast_walk(s, &limits, &mut visit, &mut seen) {
+            Ok(()) => return Ok(()),
+            Err(Stop::Fail(e)) => return Err(e),
+            Err(Stop::Unsure) => {}
+        }
+    }
+    compat_walk(text, part, max_depth, max_elements, &seen, visit)
+}
+
+/// The steps the visitor has already been given (by the fast engine): how
+/// many, and which of them were `Open`s it asked to skip.
+#[derive(Default)]
+struct Replay {
+    steps: u64,
+    skipped: Vec<u64>,
+}
+
+impl Replay {
+    /// Give a step to the visitor, remembering it.
+    #[inline]
+    fn visit<F>(&mut self, visit: &mut F, step: Step<'_, '_>, depth: u32) -> std::result::Result<Flow, Stop>
+    where
+        F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
+    {
+        let n = self.steps;
+        self.steps += 1;
+        let flow = visit(step, depth).map_err(Stop::Fail)?;
+        if flow == Flow::Skip {
+            self.skipped.push(n);
+        }
+        Ok(flow)
+    }
+}
+
+/// Why the fast engine stopped.
+enum Stop {
+    /// An error to report as it is (the visitor's, or a limit): the compat
+    /// engine would stop at the same step with the same error.
+    Fail(Error),
+    /// Input the fast engine does not tokenize itself.
+    Unsure,
+}
+
+struct WalkLimits<'p> {
+    part: &'p str,
+    max_depth: u32,
+    max_elements: u64,
+}
+
+/// Eight bytes at a time: which of the bytes of `word` are zero (the high bit
+/// of each such byte set; bits above the first zero byte may be spurious,
+/// which is harmless when only the lowest is used).
+#[inline(always)]
+fn zero_bytes(word: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    word.wrapping_sub(LOW) & !word & HIGH
+}
+
+/// The first position of `a` or `b` in `hay` (std has no public memchr; its
+/// `str::find(char)` pays a comparison call per candidate).
+#[inline]
+fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
+    let (ra, rb) = (u64::from_le_bytes([a; 8]), u64::from_le_bytes([b; 8]));
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(bytes);
+        let hits = zero_bytes(w ^ ra) | zero_bytes(w ^ rb);
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks.remainder().iter().position(|&c| c == a || c == b).map(|i| base + i)
+}
+
+#[inline]
+fn find_byte(hay: &[u8], a: u8) -> Option<usize> {
+    find_either(hay, a, a)
+}
+
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// The first position from `i` on that is not whitespace (or the end).
+#[inline]
+fn skip_ws(b: &[u8], i: usize) -> usize {
+    match b.get(i..) {
+        Some(rest) => i + rest.iter().position(|&c| !is_ws(c)).unwrap_or(rest.len()),
+        None => i,
+    }
+}
+
+/// Namespace bindings in scope, as `NsReader` keeps them: declarations in
+/// document order, each with the depth of the element that made it; the two
+/// reserved prefixes are always bound (to URIs that are not OWPML).
+struct Bindings<'i> {
+    /// (prefix, None for the default namespace; is the URI OWPML, or empty; depth)
+    stack: Vec<(Option<&'i str>, Binding, u32)>,
+    /// The last prefix resolved and its answer, while the stack is unchanged:
+    /// nearly every element of a part has the same prefix.
+    last: Option<(Option<&'i str>, bool)>,
+}
+
+#[derive(Clone, Copy)]
+enum Binding {
+    Owpml(bool),
+    /// `xmlns:p=""` / `xmlns=""`: undeclares (the name reads as unbound).
+    Empty,
+}
+
+/// quick-xml's default bound on user declarations in scope.
+const MAX_BINDINGS: usize = 128;
+
+impl<'i> Bindings<'i> {
+    fn new() -> Self {
+        let mut stack = Vec::with_capacity(24);
+        stack.push((Some("xml"), Binding::Owpml(false), 0));
+        stack.push((Some("xmlns"), Binding::Owpml(false), 0));
+        Bindings { stack, last: None }
+    }
+
+    /// A declaration on the element at `depth`; `None` when it is one that
+    /// quick-xml would refuse or treat specially (left to the compat engine).
+    fn declare(&mut self, key: &'i str, uri: &'i str, depth: u32) -> Option<()> {
+        let prefix = match key.as_bytes().get(5) {
+            None => None,
+            Some(b':') => Some(key.get(6..)?),
+            // `xmlnsfoo="..."` is an ordinary attribute.
+            Some(_) => return Some(()),
+        };
+        if let Some(p) = prefix {
+            if p.is_empty() || p == "xml" || p == "xmlns" {
+                return None;
+            }
+            if uri == "http://www.w3.org/XML/1998/namespace" || uri == "http://www.w3.org/2000/xmlns/" {
+                return None;
+            }
+        }
+        if self.stack.len() - 2 >= MAX_BINDINGS {
+            return None;
+        }
+        let binding = if uri.is_empty() { Binding::Empty } else { Binding::Owpml(is_owpml_uri(uri)) };
+        self.stack.push((prefix, binding, depth));
+        self.last = None;
+        Some(())
+    }
+
+    /// Drop the declarations of the element at `depth` (it closes).
+    #[inline]
+    fn close(&mut self, depth: u32) {
+        if self.stack.last().is_some_and(|b| b.2 >= depth && b.2 > 0) {
+            while self.stack.last().is_some_and(|b| b.2 >= depth && b.2 > 0) {
+                self.stack.pop();
+            }
+            self.last = None;
+        }
+    }
+
+    /// Is an element with this prefix in an OWPML namespace (or in none)?
+    #[inline]
+    fn is_owpml(&mut self, prefix: Option<&'i str>) -> bool {
+        if let Some((p, ok)) = self.last {
+            if p == prefix {
+                return ok;
+            }
+        }
+        let found = self.stack.iter().rev().find(|b| b.0 == prefix).map(|b| b.1);
+        // Unbound (no default namespace) and unknown prefixes read as OWPML.
+        let ok = match found {
+            Some(Binding::Owpml(ok)) => ok,
+            Some(Binding::Empty) | None => true,
+        };
+        self.last = Some((prefix, ok));
+        ok
+    }
+}
+
+fn is_owpml_uri(uri: &str) -> bool {
+    uri.contains("hancom.co.kr/hwpml") || uri.contains("owpml.org")
+}
+
+/// Character data as quick-xml hands it over (`xml10_content`: CR LF and
+/// lone CR become LF).
+#[inline]
+fn visit_text<F>(seen: &mut Replay, visit: &mut F, text: &str, depth: u32) -> std::result::Result<(), Stop>
+where
+    F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
+{
+    if text.is_empty() {
+        return Ok(());
+    }
+    if text.as_bytes().contains(&b'\r') {
+        let normalized = BytesText::from_escaped(text).xml10_content().into_owned();
+        seen.visit(visit, Step::Text(&normalized), depth)?;
+    } else {
+        seen.visit(visit, Step::Text(text), depth)?;
+    }
+    Ok(())
+}
+
+/// Text from `pos` up to the next markup, with its entity references, given
+/// to the visitor; returns where the markup (`<`) or the end is.
+#[inline]
+fn text_run<F>(
+    s: &str,
+    mut pos: usize,
+    depth: u32,
+    seen: &mut Replay,
+    visit: &mut F,
+    char_buf: &mut [u8; 4],
+) -> std::result::Result<usize, Stop>
+where
+    F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
+{
+    let b = s.as_bytes();
+    loop {
+        // Most elements follow one another without text in between.
+        if b.get(pos) == Some(&b'<') {
+            return Ok(pos);
+        }
+        let rest = s.get(pos..).ok_or(Stop::Unsure)?;
+        let stop = find_either(rest.as_bytes(), b'<', b'&').unwrap_or(rest.len());
+        if rest.as_bytes().get(stop) != Some(&b'&') {
+            let chunk = rest.get(..stop).ok_or(Stop::Unsure)?;
+            visit_text(seen, visit, chunk, depth)?;
+            return Ok(pos + stop);
+        }
+        let lt = find_byte(rest.as_bytes(), b'<').unwrap_or(rest.len());
+        let chunk = rest.get(..lt).ok_or(Stop::Unsure)?;
+        match chunk.find('&') {
+            None => {
+                visit_text(seen, visit, chunk, depth)?;
+                return Ok(pos + lt);
+            }
+            Some(amp) => {
+                visit_text(seen, visit, &chunk[..amp], depth)?;
+                // A reference runs to `;` before any `&` or `<`; anything
+                // else is an error quick-xml reports.
+                let after = &chunk[amp + 1..];
+                let end = after.find([';', '&']).ok_or(Stop::Unsure)?;
+                if b.get(pos + amp + 1 + end) != Some(&b';') {
+                    return Err(Stop::Unsure);
+                }
+                if let Some(c) = resolve_entity(&after[..end]) {
+                    seen.visit(visit, Step::Text(c.encode_utf8(char_buf)), depth)?;
+                }
+                pos += amp + 1 + end + 1;
+            }
+        }
+    }
+}
+
+/// `<?...?>` at `pos` (the XML declaration, processing instructions): where
+/// it ends, by quick-xml's rule (the first `>` after a `?`).
+fn skip_pi(b: &[u8], pos: usize) -> std::result::Result<usize, Stop> {
+    let from = pos + 2;
+    let rest = b.get(from..).ok_or(Stop::Unsure)?;
+    let gt = rest.iter().position(|&c| c == b'>').ok_or(Stop::Unsure)?;
+    // `<?>` and a first `>` not closing `?>` are left to quick-xml.
+    if gt == 0 || rest[gt - 1] != b'?' {
+        return Err(Stop::Unsure);
+    }
+    Ok(from + gt + 1)
+}
+
+/// `<!--...-->` at `pos`: where it ends, by quick-xml's rule (the first `>`
+/// at least six bytes on that follows `--`). CDATA and DOCTYPE are left to
+/// quick-xml.
+fn skip_comment(b: &[u8], pos: usize) -> std::result::Result<usize, Stop> {
+    if b.get(pos..pos + 4) != Some(b"<!--") {
+        return Err(Stop::Unsure);
+    }
+    let mut j = pos + 6;
+    loop {
+        let gt = j + b.get(j..).ok_or(Stop::Unsure)?.iter().position(|&c| c == b'>').ok_or(Stop::Unsure)?;
+        if &b[gt - 2..gt] == b"--" {
+            return Ok(gt + 1);
+        }
+        j = gt + 1;
+    }
+}
+
+/// `</name>` at `pos` closing `name`: where it ends.
+#[inline]
+fn end_tag(b: &[u8], pos: usize, name: &str) -> std::result::Result<usize, Stop> {
+    let n = name.len();
+    let from = pos + 2;
+    if b.get(from..from + n) == Some(name.as_bytes()) && b.get(from + n) == Some(&b'>') {
+        Ok(from + n + 1)
+    } else {
+        Err(Stop::Unsure)
+    }
+}
+
+/// Skip the content of an element the visitor does not want, to its end tag
+/// (consumed). Checked as quick-xml's `read_to_end` checks it: every end tag
+/// matches its start, every entity reference is closed; attributes and
+/// namespaces are not looked at.
+fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usize)>) -> std::result::Result<usize, Stop> {
+    let b = s.as_bytes();
+    open.clear();
+    loop {
+        // Character data: only references need a check.
+        let rest = b.get(pos..).ok_or(Stop::Unsure)?;
+        let lt = find_byte(rest, b'<').ok_or(Stop::Unsure)?;
+        if rest[..lt].contains(&b'&') {
+            let mut chunk = &rest[..lt];
+            while let Some(amp) = chunk.iter().position(|&c| c == b'&') {
+                let after = &chunk[amp + 1..];
+                match after.iter().position(|&c| c == b';' || c == b'&') {
+                    Some(e) if after[e] == b';' => chunk = &after[e + 1..],
+                    _ => return Err(Stop::Unsure),
+                }
+            }
+        }
+        pos += lt;
+        match b.get(pos + 1) {
+            Some(b'/') => {
+                let closing = match open.last() {
+                    Some(&(start, len)) => s.get(start..start + len).ok_or(Stop::Unsure)?,
+                    None => name,
+                };
+                pos = end_tag(b, pos, closing)?;
+                if open.pop().is_none() {
+                    return Ok(pos);
+                }
+            }
+            Some(b'?') => pos = skip_pi(b, pos)?,
+            Some(b'!') => pos = skip_comment(b, pos)?,
+            None => return Err(Stop::Unsure),
+            Some(_) => {
+                // The tag ends at the first `>` outside quotes (quick-xml's rule).
+                let start = pos + 1;
+                let mut i = start;
+                let mut quote = 0u8;
+                loop {
+                    let c = *b.get(i).ok_or(Stop::Unsure)?;
+                    if quote != 0 {
+                        if c == quote {
+                            quote = 0;
+                        }
+                    } else if c == b'>' {
+                        break;
+                    } else if c == b'"' || c == b'\'' {
+                        quote = c;
+                    }
+                    i += 1;
+                }
+                let empty = i > start && b[i - 1] == b'/';
+                let content_end = if empty { i - 1 } else { i };
+                let name_len = b[start..content_end].iter().position(|&c| is_ws(c)).unwrap_or(content_end - start);
+                if name_len == 0 {
+                    return Err(Stop::Unsure);
+                }
+                if !empty {
+                    open.push((start, name_len));
+                }
+                pos = i + 1;
+            }
+        }
+    }
+}
+
+/// The fast engine (see the module notes). Stops with `Unsure` at anything
+/// it does not read exactly as quick-xml would.
+fn fast_walk<'i, F>(s: &'i str, limits: &WalkLimits<'_>, visit: &mut F, seen: &mut Replay) -> std::result::Result<(), Stop>
+where
+    F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
+{
+    let b = s.as_bytes();
+    let mut pos = 0;
+    let mut depth: u32 = 0;
+    let mut elements: u64 = 0;
+    let mut char_buf = [0u8; 4];
+    // Qualified names of the open elements, for end-tag checks.
+    let mut open: Vec<&'i str> = Vec::with_capacity(64);
+    let mut skip_stack: Vec<(usize, usize)> = Vec::new();
+    let mut spans: Vec<AttrSpan> = Vec::with_capacity(16);
+    let mut ns = Bindings::new();
+    loop {
+        pos = text_run(s, pos, depth, seen, visit, &mut char_buf)?;
+        if pos >= b.len() {
+            break;
+        }
+        match b.get(pos + 1) {
+            Some(b'/') => {
+                let name = open.pop().ok_or(Stop::Unsure)?;
+                pos = end_tag(b, pos, name)?;
+                seen.visit(visit, Step::Close, depth)?;
+                ns.close(depth);
+                depth -= 1;
+            }
+            Some(b'?') => pos = skip_pi(b, pos)?,
+            Some(b'!') => pos = skip_comment(b, pos)?,
+            None => return Err(Stop::Unsure),
+            Some(_) => {
+                // Name: up to whitespace, `/` or `>`; quotes in it are left to quick-xml.
+                let start = pos + 1;
+                let mut i = start;
+                while let Some(&c) = b.get(i) {
+                    if is_ws(c) || c == b'/' || c == b'>' {
+                        break;
+                    }
+                    if c == b'"' || c == b'\'' {
+                        return Err(Stop::Unsure);
+                    }
+                    i += 1;
+                }
+                if i == start {
+                    return Err(Stop::Unsure);
+                }
+                let qname = s.get(start..i).ok_or(Stop::Unsure)?;
+                // Attributes: `key = "value"` or `'value'`, whitespace before each.
+                spans.clear();
+                let empty = loop {
+                    let before = i;
+                    i = skip_ws(b, i);
+                    match b.get(i) {
+                        None => return Err(Stop::Unsure),
+                        Some(b'>') => {
+                            i += 1;
+                            break false;
+                        }
+                        Some(b'/') => {
+                            if b.get(i + 1) != Some(&b'>') {
+                                return Err(Stop::Unsure);
+                            }
+                            i += 2;
+                            break true;
+                        }
+                        Some(_) if i == before => return Err(Stop::Unsure),
+                        Some(_) => {}
+                    }
+                    let key_start = i;
+                    // Iterating the slice (not indexing) keeps bounds checks out of the loop.
+                    let key_len = b
+                        .get(i..)
+                        .and_then(|r| r.iter().position(|&c| is_ws(c) || matches!(c, b'=' | b'"' | b'\'' | b'>' | b'/' | b'<')))
+                        .ok_or(Stop::Unsure)?;
+                    i += key_len;
+                    let key_end = i;
+                    i = skip_ws(b, i);
+                    if key_end == key_start || b.get(i) != Some(&b'=') {
+                        return Err(Stop::Unsure);
+                    }
+                    i = skip_ws(b, i + 1);
+                    let quote = match b.get(i) {
+                        Some(&q @ (b'"' | b'\'')) => q,
+                        _ => return Err(Stop::Unsure),
+                    };
+                    let value_start = i + 1;
+                    let len = b.get(value_start..).and_then(|r| r.iter().position(|&c| c == quote)).ok_or(Stop::Unsure)?;
+                    i = value_start + len + 1;
+                    spans.push(AttrSpan { key: (key_start, key_end), value: (value_start, value_start + len) });
+                };
+                pos = i;
+                depth += 1;
+                // quick-xml's namespace scopes count nesting in 16 bits and
+                // refuse deeper input (only reachable with a raised depth limit).
+                if depth > u32::from(u16::MAX) {
+                    return Err(Stop::Unsure);
+                }
+                for a in &spans {
+                    if b.get(a.key.0..a.key.1).is_some_and(|k| k.starts_with(b"xmlns")) {
+                        let key = s.get(a.key.0..a.key.1).ok_or(Stop::Unsure)?;
+                        let value = a.value(s).ok_or(Stop::Unsure)?;
+                        ns.declare(key, value, depth).ok_or(Stop::Unsure)?;
+                    }
+                }
+                if depth > limits.max_depth {
+                    return Err(Stop::Fail(too_deep(limits.part, limits.max_depth)));
+                }
+                elements += 1;
+                if elements > limits.max_elements {
+                    return Err(Stop::Fail(Error::too_large(format!(
+                        "{}: more than {} XML elements",
+                        limits.part, limits.max_elements
+                    ))));
+                }
+                // The prefix ends at the first `:` (as quick-xml splits names).
+                let (prefix, name) = match qname.as_bytes().iter().position(|&c| c == b':') {
+                    Some(k) => (qname.get(..k), qname.get(k + 1..).ok_or(Stop::Unsure)?),
+                    None => (None, qname),
+                };
+                let owpml = ns.is_owpml(prefix);
+                let tag = Tag(TagRepr::Split { text: s, spans: &spans });
+                let flow = seen.visit(visit, Step::Open { name, owpml, start: &tag }, depth)?;
+                if empty || flow == Flow::Skip {
+                    if !empty {
+                        pos = skip_content(s, pos, qname, &mut skip_stack)?;
+                    }
+                    seen.visit(visit, Step::Close, depth)?;
+                    ns.close(depth);
+                    depth -= 1;
+                } else {
+                    open.push(qname);
+                }
+            }
+        }
+    }
+    if depth != 0 {
+        return Err(Stop::Unsure);
+    }
+    Ok(())
+}
+
+/// The compat engine: quick-xml's `NsReader`. The first `seen.steps` steps
+/// are not given to the visitor again (it has them from the fast engine);
+/// its skip decisions for them are replayed.
+///
 /// Element namespaces are resolved by quick-xml's `NsReader`. Resolving
 /// scans the in-scope bindings for every element, so while exactly the root
 /// element's bindings are in scope (OWPML declares them all on the root) the
 /// answer per prefix is remembered; any nested declaration turns the cache
 /// off until it goes out of scope again.
-pub fn walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, mut visit: F) -> Result<()>
+fn compat_walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, seen: &Replay, mut visit: F) -> Result<()>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
     use quick_xml::events::Event;
-    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let mut step_no: u64 = 0;
+    let mut visit = |step: Step<'_, '_>, depth: u32| -> Result<Flow> {
+        let n = step_no;
+        step_no += 1;
+        if n < seen.steps {
+            let skipped = seen.skipped.binary_search(&n).is_ok();
+            return Ok(if skipped { Flow::Skip } else { Flow::Continue });
+        }
+        visit(step, depth)
+    };
     // Each event's bytes are checked as UTF-8 by quick-xml as they are read.
     let mut reader = quick_xml::NsReader::from_reader(text);
     let mut filter = NsFilter::new();
@@ -288,7 +904,8 @@ where
                     }
                 };
                 let name = e.local_name();
-                let flow = visit(Step::Open { name: name.as_ref(), owpml, start: e }, depth)?;
+                let tag = Tag(TagRepr::Quick(e));
+                let flow = visit(Step::Open { name: name.as_ref(), owpml, start: &tag }, depth)?;
                 if !empty && flow == Flow::Skip {
                     reader.read_to_end(e.name()).map_err(|err| xml_error(part, err))?;
                 }
@@ -354,5 +971,112 @@ mod tests {
         assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.owpml.org/owpml/2024/paragraph"))));
         assert!(!f.is_owpml(&ResolveResult::Bound(Namespace("http://purl.org/dc/elements/1.1/"))));
         assert!(f.is_owpml(&ResolveResult::Unbound));
+    }
+
+    /// Every attribute of a tag, as the engine that made it sees them.
+    fn all_attrs(t: &Tag<'_, '_>) -> Vec<String> {
+        match &t.0 {
+            TagRepr::Split { text, spans } => spans
+                .iter()
+                .map(|a| format!("{}={}", String::from_utf8_lossy(a.key(text).unwrap_or_default()), a.value(text).unwrap_or_default()))
+                .collect(),
+            TagRepr::Quick(e) => {
+                let mut it = e.attributes();
+                it.with_checks(false);
+                it.flatten().map(|a| format!("{}={}", a.key.as_ref(), a.value)).collect()
+            }
+        }
+    }
+
+    /// The steps a walk gives, with the error it ends on; elements named
+    /// `skip` are skipped, and an element named `fail` makes the visitor fail.
+    fn trace(text: &[u8], fast: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let visit = |step: Step<'_, '_>, depth: u32| -> Result<Flow> {
+            match step {
+                Step::Open { name, owpml, start } => {
+                    out.push(format!("{depth}<{name} {owpml} {:?} {:?}", all_attrs(start), attr(start, "a")));
+                    if name == "fail" {
+                        return Err(Error::corrupt("visitor failed"));
+                    }
+                    if name == "skip" {
+                        return Ok(Flow::Skip);
+                    }
+                }
+                Step::Close => out.push(format!("{depth}>")),
+                Step::Text(t) => out.push(format!("{depth}:{t}")),
+            }
+            Ok(Flow::Continue)
+        };
+        let result = if fast {
+            walk(text, "part", 8, 50, visit)
+        } else {
+            let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            compat_walk(text, "part", 8, 50, &Replay::default(), visit)
+        };
+        out.push(format!("{result:?}"));
+        out
+    }
+
+    const SAMPLES: &[&str] = &[
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\" ?><hs:sec xmlns:hs=\"http://www.hancom.co.kr/hwpml/2011/section\" xmlns:hp=\"http://www.hancom.co.kr/hwpml/2011/paragraph\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><hp:p a=\"1 &amp; 2\" b='x\"y'><hp:run><hp:t>가 &lt;나&gt; &#x41;&#13;&bogus;다\r\n라\rmi</hp:t><dc:title a = \"t\">T</dc:title></hp:run><hp:linesegarray><hp:lineseg vertpos=\"0\"/></hp:linesegarray></hp:p></hs:sec>",
+        "\u{feff}<!-- lead --><root xmlns=\"http://www.owpml.org/owpml/2024/paragraph\"><a a=\"1\"/><x:b xmlns:x=\"urn:other\"><x:c/><c xmlns=\"\">t</c></x:b><und:e a='2'>u</und:e><xml:f/><skip><q a=\"&\"><r>&amp;</r></q><!-- c --></skip></root>\n",
+        "<r><skip a=\"1\"><skip><skip/></skip><?pi x?></skip><p xmlns:p=\"\"><p:q/></p><fail/></r>",
+        "<r xmlns:a=\"http://www.hancom.co.kr/hwpml/2011/paragraph\"><a:p><b xmlns:a=\"urn:x\"><a:p/></b><a:p/></a:p></r>",
+        "<r><a a=\"1\"b=\"2\"/><a a/><a a=x/><a =\"1\"/><a/ ><a\tb\n=\r'1' /><![CDATA[x]]><!DOCTYPE r><a>&x</a></r>",
+        "<r><a xmlns:xml=\"http://www.w3.org/XML/1998/namespace\"/><a xmlns:xmlns=\"u\"/><a xmlns:=\"u\"/><a xmlnsx=\"u\"/></r>",
+        "<r><a></b></r>",
+        "<r><a><b><c><d><e><f><g><h><i>deep</i></h></g></f></e></d></c></b></a></r>",
+        "</r>",
+        "<r>&amp</r>",
+        "<r>t &amp; <!-->--> <!----> x</r><r2/>",
+        "<?>x<??><r/>",
+    ];
+
+    #[test]
+    fn fast_engine_matches_quick_xml() {
+        for sample in SAMPLES {
+            assert_eq!(trace(sample.as_bytes(), true), trace(sample.as_bytes(), false), "{sample}");
+        }
+        // Every truncation and every single-byte corruption of the samples.
+        for sample in SAMPLES {
+            let bytes = sample.as_bytes();
+            for cut in 0..bytes.len() {
+                let t = &bytes[..cut];
+                assert_eq!(trace(t, true), trace(t, false), "{}", String::from_utf8_lossy(t));
+            }
+            for at in 0..bytes.len() {
+                for b in [b'<', b'>', b'"', b'\'', b'/', b'&', b';', b'=', b' ', b':', b'!', b'?', b'-', 0xff] {
+                    let mut t = bytes.to_vec();
+                    t[at] = b;
+                    assert_eq!(trace(&t, true), trace(&t, false), "{}", String::from_utf8_lossy(&t));
+                }
+            }
+        }
+    }
+
+    /// The samples the fast engine reads alone (no hand-over to quick-xml).
+    #[test]
+    fn fast_engine_reads_common_xml() {
+        for (k, sample) in SAMPLES.iter().enumerate() {
+            let limits = WalkLimits { part: "part", max_depth: 8, max_elements: 50 };
+            let mut seen = Replay::default();
+            let text = sample.trim_start_matches('\u{feff}');
+            let r = fast_walk(text, &limits, &mut |_: Step<'_, '_>, _| Ok(Flow::Continue), &mut seen);
+            let expected = matches!(k, 0..=3 | 10);
+            assert_eq!(r.is_ok(), expected, "sample {k}");
+        }
+    }
+
+    #[test]
+    fn word_search_finds_the_first() {
+        let hay = b"abcdefgh<ijklmnop&qrstuvwxyz<";
+        for start in 0..hay.len() {
+            let naive = hay[start..].iter().position(|&c| c == b'<' || c == b'&');
+            assert_eq!(find_either(&hay[start..], b'<', b'&'), naive);
+            assert_eq!(find_byte(&hay[start..], b'z'), hay[start..].iter().position(|&c| c == b'z'));
+        }
+        assert_eq!(find_byte(b"", b'<'), None);
+        assert_eq!(find_byte(&[0x80, 0x3c, 0x81, 0, 0, 0, 0, 0, 0x3c], b'<'), Some(1));
     }
 }
