@@ -110,6 +110,10 @@ struct ObjectBuilder {
 struct TableBuilder {
     rows: u32,
     cols: u32,
+    /// `tr` elements seen and the next free column in the current one: the address of a cell
+    /// written without `cellAddr` (minimal HWPX from other tools), until a `cellAddr` says otherwise.
+    rows_seen: u32,
+    next_col: u32,
     cells: Vec<TableCell>,
     caption: Vec<Block>,
     provenance: Provenance,
@@ -496,19 +500,28 @@ impl<'a> Parser<'a> {
                     Frame::Table(Box::new(TableBuilder {
                         rows: attr_u32(e, "rowCnt").unwrap_or(0),
                         cols: attr_u32(e, "colCnt").unwrap_or(0),
+                        rows_seen: 0,
+                        next_col: 0,
                         cells: Vec::new(),
                         caption: Vec::new(),
                         provenance,
                     })),
                 );
             }
+            "tr" => {
+                if let Some(Frame::Table(t)) = self.top() {
+                    t.rows_seen += 1;
+                    t.next_col = 0;
+                }
+            }
             "tc" => {
-                if matches!(self.top(), Some(Frame::Table(_))) {
+                if let Some(Frame::Table(t)) = self.top() {
+                    let (row, col) = (t.rows_seen.saturating_sub(1), t.next_col);
                     self.push(
                         depth,
                         Frame::Cell(Box::new(TableCell {
-                            row: 0,
-                            col: 0,
+                            row,
+                            col,
                             row_span: 1,
                             col_span: 1,
                             header: attr_flag(e, "header"),
@@ -883,7 +896,7 @@ impl<'a> Parser<'a> {
             }
             Frame::Table(t) => {
                 self.object_depth = self.object_depth.saturating_sub(1);
-                let TableBuilder { rows, cols, mut cells, caption, provenance } = *t;
+                let TableBuilder { rows, cols, mut cells, caption, provenance, .. } = *t;
                 cells.sort_by_key(|c| (c.row, c.col));
                 let rows = rows.max(cells.iter().map(|c| c.row + c.row_span).max().unwrap_or(0));
                 let cols = cols.max(cells.iter().map(|c| c.col + c.col_span).max().unwrap_or(0));
@@ -891,6 +904,7 @@ impl<'a> Parser<'a> {
             }
             Frame::Cell(c) => {
                 if let Some(Frame::Table(t)) = self.top() {
+                    t.next_col = c.col.saturating_add(c.col_span);
                     t.cells.push(*c);
                 }
             }
@@ -994,6 +1008,22 @@ mod tests {
     }
 
     const NS: &str = r#"xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section""#;
+
+    #[test]
+    fn cells_without_cell_addr_take_their_row_and_column_from_the_grid() {
+        // Minimal HWPX written by other tools has bare `tc`s with paragraphs, no cellAddr.
+        let xml = format!(
+            r#"<hs:sec {NS}><hp:p><hp:run><hp:tbl><hp:tr><hp:tc><hp:p><hp:run><hp:t>a</hp:t></hp:run></hp:p></hp:tc>
+            <hp:tc><hp:cellSpan colSpan="2" rowSpan="1"/><hp:p><hp:run><hp:t>b</hp:t></hp:run></hp:p></hp:tc>
+            <hp:tc><hp:p><hp:run><hp:t>c</hp:t></hp:run></hp:p></hp:tc></hp:tr>
+            <hp:tr><hp:tc><hp:p><hp:run><hp:t>d</hp:t></hp:run></hp:p></hp:tc></hp:tr></hp:tbl></hp:run></hp:p></hs:sec>"#
+        );
+        let (out, _) = run(&xml);
+        let Some(Block::Table(t)) = out.section.blocks.first() else { panic!("no table: {:?}", out.section.blocks) };
+        let addresses: Vec<(u32, u32, u32)> = t.cells.iter().map(|c| (c.row, c.col, c.col_span)).collect();
+        assert_eq!(addresses, vec![(0, 0, 1), (0, 1, 2), (0, 3, 1), (1, 0, 1)]);
+        assert_eq!((t.rows, t.cols), (2, 4));
+    }
 
     #[test]
     fn paragraph_then_its_table() {
