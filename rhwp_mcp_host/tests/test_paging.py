@@ -98,7 +98,7 @@ def test_cap_from_environment(monkeypatch):
         monkeypatch.setenv("RHWP_MCP_MAX_CHARS", "12345")
         assert current_max_chars() == 12345
         monkeypatch.setenv("RHWP_MCP_MAX_CHARS", "junk")
-        assert current_max_chars() == 40_000
+        assert current_max_chars() == 20_000
     finally:
         _active_cap.reset(token)
     with pytest.raises(ValueError):

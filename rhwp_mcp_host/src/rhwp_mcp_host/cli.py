@@ -52,7 +52,7 @@ def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
         type=parse_max_chars,
         metavar="N",
         default=default,
-        help=f"cap on the characters of any one response (default ${ENV_MAX_CHARS} or 40000)",
+        help=f"cap on the characters of any one response (default ${ENV_MAX_CHARS} or 20000)",
     )
 
 

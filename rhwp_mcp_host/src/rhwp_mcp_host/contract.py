@@ -33,7 +33,7 @@ class HostConfig:
 
     roots: tuple[Path, ...] = ()
     """Directories files may be read from (realpaths); empty = anything the OS user can read."""
-    max_chars: int = 40_000
+    max_chars: int = 20_000
     """The cap on the characters of any one response (see :mod:`rhwp_mcp_host.paging`)."""
     env: Mapping[str, str] = field(default_factory=dict)
     """The environment the server started with (a snapshot)."""

@@ -2,7 +2,7 @@
 
 Text tools return the text itself; when it is cut, the text ends with one line that gives the
 total and the exact next call. List tools return ``{KEY: [...], "total": N, "next_offset": M|None}``.
-No response exceeds the cap (``--max-chars`` / ``RHWP_MCP_MAX_CHARS``, default 40 000 characters,
+No response exceeds the cap (``--max-chars`` / ``RHWP_MCP_MAX_CHARS``, default 20 000 characters,
 about 10-20k tokens): a smaller ``max_chars``/``limit`` asked by the caller is honoured, a larger
 one is lowered to the cap. Nothing is ever cut silently.
 """
@@ -19,7 +19,9 @@ import pydantic_core
 
 from .errors import INVALID_INPUT, TOO_LARGE, ToolFailure
 
-DEFAULT_MAX_CHARS = 40_000
+# Korean text runs about one token per syllable: 20,000 characters stay under the 25k-token
+# default cap of Claude clients with room for the JSON around a list page.
+DEFAULT_MAX_CHARS = 20_000
 MIN_MAX_CHARS = 1_000
 ENV_MAX_CHARS = "RHWP_MCP_MAX_CHARS"
 # A cut is moved back to the last line break when one lies this close to the window's end,
