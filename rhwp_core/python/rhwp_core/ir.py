@@ -152,7 +152,11 @@ class Paragraph(_Model):
     kind: Literal["paragraph"] = "paragraph"
     text: str
     # `builtins.list`: the field named `list` below shadows the builtin inside this class body.
-    runs: builtins.list[Run] = Field(default_factory=builtins.list)
+    runs: builtins.list[Run] = Field(
+        default_factory=builtins.list,
+        description="The text cut where formatting or links change. Empty when nothing in the paragraph is "
+        "formatted or linked: the text is then one plain run.",
+    )
     style: str | None = None
     heading_level: U8 | None = Field(
         default=None, description="1..=6 when the paragraph is an outline/heading paragraph."

@@ -59,7 +59,7 @@ pub fn sniff(bytes: &[u8]) -> Sniffed {
 
 /// Read a document from its bytes; the format is sniffed, never taken from a file name.
 pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
-    match sniff(bytes) {
+    let mut doc = match sniff(bytes) {
         Sniffed::CompoundFile => hwp5::read(bytes, options),
         Sniffed::Zip => hwpx::read(bytes, options),
         Sniffed::Hwp3 => Err(Error::unsupported(
@@ -75,7 +75,9 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
             "not an HWP or HWPX document (no compound-file or zip signature)",
             "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file; other formats (PDF, DOCX, images, text) are not read here.",
         )),
-    }
+    }?;
+    doc.drop_plain_runs();
+    Ok(doc)
 }
 
 /// Read with a panic guard: a bug in a reader becomes an error, never an abort.

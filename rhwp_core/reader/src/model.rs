@@ -108,6 +108,9 @@ pub struct NoteRef {
 #[derive(Debug, Clone, Serialize)]
 pub struct Paragraph {
     pub text: String,
+    /// The text cut where formatting or links change. Empty when nothing in the paragraph is
+    /// formatted or linked: the text is then one plain run (most paragraphs of real documents;
+    /// leaving them out keeps the IR of a 200-page report small).
     pub runs: Vec<Run>,
     pub style: Option<String>,
     /// 1..=6 when the paragraph is an outline/heading paragraph.
@@ -263,6 +266,51 @@ impl Document {
             furniture: Vec::new(),
             pages: None,
             warnings: Vec::new(),
+        }
+    }
+}
+
+impl Run {
+    fn is_plain(&self) -> bool {
+        !(self.bold || self.italic || self.underline || self.strike || self.superscript || self.subscript)
+            && self.link.is_none()
+    }
+}
+
+fn drop_plain_runs_in(blocks: &mut [Block]) {
+    for block in blocks {
+        match block {
+            Block::Paragraph(p) => {
+                if p.runs.iter().all(Run::is_plain) {
+                    p.runs = Vec::new();
+                }
+            }
+            Block::Table(t) => {
+                drop_plain_runs_in(&mut t.caption);
+                for cell in &mut t.cells {
+                    drop_plain_runs_in(&mut cell.blocks);
+                }
+            }
+            Block::Picture(p) => drop_plain_runs_in(&mut p.caption),
+            Block::Equation(e) => drop_plain_runs_in(&mut e.caption),
+            Block::Shape(s) => {
+                drop_plain_runs_in(&mut s.blocks);
+                drop_plain_runs_in(&mut s.caption);
+            }
+            Block::Unknown(_) => {}
+        }
+    }
+}
+
+impl Document {
+    /// Empty the runs of paragraphs that carry no formatting or link (see `Paragraph::runs`).
+    /// Both readers build runs as they go; this is the one place the rule is applied.
+    pub fn drop_plain_runs(&mut self) {
+        for section in &mut self.sections {
+            drop_plain_runs_in(&mut section.blocks);
+        }
+        for furniture in &mut self.furniture {
+            drop_plain_runs_in(&mut furniture.blocks);
         }
     }
 }
