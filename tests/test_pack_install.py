@@ -62,3 +62,16 @@ def test_uninstalling_packs_removes_their_tools() -> None:
             str(ROOT / "rhwp_mcp_tools_chunks"),
         )
     assert len(_listed_tools()) == 7
+
+
+def test_the_example_pack_installs_with_pip_and_its_tools_appear() -> None:
+    """A third-party pack: `pip install` is all it takes (no configuration)."""
+    assert "file_info" not in _listed_tools()
+    try:
+        _pip("install", "--no-deps", "--no-build-isolation", str(ROOT / "examples" / "file-info-pack"))
+        tools = _listed_tools()
+        assert {"file_info", "read_text", "list_directory"} <= tools
+        assert len(tools) == 10
+    finally:
+        _pip("uninstall", "-y", "rhwp-mcp-example-file-info")
+    assert "file_info" not in _listed_tools()
