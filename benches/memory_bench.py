@@ -156,7 +156,8 @@ def run(corpus: Path, floor: Path | None, limit: int | None) -> dict[str, Any]:
                 row[f"{key}_ratio"] = round(row[f"{key}_delta_bytes"] / inflated, 3)
         rows.append(row)
         print(
-            f"  {row['document']:<60} inflated {inflated / MB:7.2f} MB  text Δ {row.get('text_delta_bytes', 0) / MB:7.2f} MB"
+            f"  {row['document']:<60} inflated {inflated / MB:7.2f} MB"
+            f"  text Δ {row.get('text_delta_bytes', 0) / MB:7.2f} MB"
             f"  views Δ {row.get('views_delta_bytes', 0) / MB:7.2f} MB",
             file=sys.stderr,
         )

@@ -124,7 +124,8 @@ def bench_startup(repeats: int) -> dict[str, Any]:
 
 def startup_table(result: dict[str, Any]) -> str:
     lines = [
-        f"`initialize` + `tools/list` over stdio, process spawn to the tools/list reply, median of {result['repeats']}:",
+        "`initialize` + `tools/list` over stdio, process spawn to the tools/list reply, "
+        f"median of {result['repeats']}:",
         "",
         "| server | median ms | min ms | ÷ bare |",
         "|---|---:|---:|---:|",
@@ -175,7 +176,7 @@ def bench_latency(docs: list[Path], cold_repeats: int, cached_repeats: int) -> d
                 log(f"latency: {doc.name} cold {call[0]} ({r + 1}/{cold_repeats})")
                 [(durations, _)] = anyio.run(_stdio_calls, [call], 1)
                 cold[call[0]].append(durations[0])
-        for (tool, _), (durations, outcome) in zip(calls, cached):
+        for (tool, _), (durations, outcome) in zip(calls, cached, strict=True):
             rows.append(
                 {
                     "document": doc.name,
@@ -248,9 +249,7 @@ def load_table(result: dict[str, Any]) -> str:
         "|---|---:|---:|---:|",
     ]
     for r in result["rows"]:
-        lines.append(
-            f"| {r['document']} | {ms(r['first_s'])} | {ms(r['cached_median_s'])} | {ms(r['cached_p99_s'])} |"
-        )
+        lines.append(f"| {r['document']} | {ms(r['first_s'])} | {ms(r['cached_median_s'])} | {ms(r['cached_p99_s'])} |")
     return "\n".join(lines)
 
 

@@ -31,7 +31,7 @@ from test_soak import command, outcome_of, reply_text, server_env
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "rhwp_mcp_host" / "tests"))
-import fakepacks  # noqa: E402  (the host's real-install helper: GOOD has boom/coded/failure, AUDIT a raising after-hook)
+import fakepacks  # type: ignore[import-not-found]  # noqa: E402  (the host's real-install helper: GOOD has boom/coded/failure, AUDIT a raising after-hook)
 
 pytestmark = pytest.mark.e2e
 
@@ -92,12 +92,14 @@ def install_faulty(site: Path) -> None:
 
 
 def largest_document() -> Path:
-    """A document whose cold to_html takes a while (about a second for the corpus's largest)."""
-    if SHARED is not None:
-        big = SHARED / "corpus" / "hwp" / "hwpswift-constitution-commentary-2007.hwp"
-        if big.exists():
-            return big
-    return max(list((FIXTURES / "hwp").glob("*.hwp")) + list((FIXTURES / "hwpx").glob("*.hwpx")), key=os.path.getsize)
+    """A document whose cold to_html takes a while (about a second): the corpus's largest."""
+    big = SHARED / "corpus" / "hwp" / "hwpswift-constitution-commentary-2007.hwp" if SHARED else None
+    if big is None or not big.exists():
+        # The fixtures all render in milliseconds: no call would still be running when the client leaves.
+        if os.environ.get("CI"):
+            pytest.fail("the shared corpus is missing — in CI a missing corpus is a failure")
+        pytest.skip("needs the shared corpus's largest document for a call slow enough to interrupt")
+    return big
 
 
 @asynccontextmanager
@@ -302,14 +304,23 @@ def test_stdio_server_exits_cleanly_when_the_client_goes_away_mid_call(tmp_path:
                 "jsonrpc": "2.0",
                 "id": 1,
                 "method": "initialize",
-                "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
             },
         )
         assert "result" in _reply(process, 1)
         _jsonrpc(process, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         _jsonrpc(
             process,
-            {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "to_html", "arguments": {"path": str(big)}}},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "to_html", "arguments": {"path": str(big)}},
+            },
         )
         _wait_for(lambda: b"trace: call to_html" in stderr_path.read_bytes(), 60, "the call to start")
         assert b"trace: done to_html" not in stderr_path.read_bytes(), "the call finished before the client left"
@@ -448,4 +459,3 @@ def test_http_client_dropping_mid_call_does_not_break_the_server(tmp_path: Path)
         process.wait(timeout=30)
     err = stderr_path.read_text(encoding="utf-8", errors="replace")
     assert "Traceback" not in err, err[-3000:]
-
