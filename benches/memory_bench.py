@@ -71,6 +71,7 @@ def child(path: str) -> dict[str, Any]:
                 pass
         out["modules"] = max(0, _current_rss() - before)
         ir = doc.to_ir()
+        out["ir"] = peak()
         markdown = doc.to_markdown()
         out["views"] = peak()
         out["markdown_chars"] = len(markdown)
@@ -149,6 +150,7 @@ def run(corpus: Path, floor: Path | None, limit: int | None) -> dict[str, Any]:
             row["text_delta_bytes"] = peaks["text"] - peaks["baseline"]
         if "views" in peaks:
             row["modules_bytes"] = peaks["modules"]
+            row["ir_delta_bytes"] = max(0, peaks["ir"] - peaks["baseline"] - peaks["modules"])
             row["views_delta_bytes"] = max(0, peaks["views"] - peaks["baseline"] - peaks["modules"])
         inflated = max(1, row["inflated_bytes"])
         for key in ("text", "views"):
@@ -212,8 +214,8 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "Largest documents and worst ratios:",
         "",
-        "| document | file MB | inflated MB (from) | text Δ MB | ÷ inflated | views Δ MB | ÷ inflated |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| document | file MB | inflated MB (from) | text Δ MB | ÷ inflated | to_ir Δ MB | views Δ MB | ÷ inflated |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     largest = sorted(read, key=lambda r: -r["inflated_bytes"])[:5]
     worst = sorted(
@@ -224,6 +226,7 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(
             f"| {r['document']} | {r['file_bytes'] / MB:.2f} | {r['inflated_bytes'] / MB:.2f} ({r['inflated_from']}) "
             f"| {r.get('text_delta_bytes', 0) / MB:.1f} | {r.get('text_ratio', 0):.2f} "
+            f"| {r.get('ir_delta_bytes', 0) / MB:.1f} "
             f"| {r.get('views_delta_bytes', 0) / MB:.1f} | {r.get('views_ratio', 0):.2f} |"
         )
     if summary["failed"]:

@@ -138,8 +138,13 @@ def startup_table(result: dict[str, Any]) -> str:
 # ----------------------------------------------------------------------------------------------- latency
 
 
-async def _stdio_calls(calls: list[tuple[str, dict[str, Any]]], repeats: int) -> list[tuple[list[float], str]]:
-    """One new server; each call made ``repeats`` times in turn; (durations, outcome of the first)."""
+async def _stdio_calls(
+    calls: list[tuple[str, dict[str, Any]]], repeats: int, rss: list[int] | None = None
+) -> list[tuple[list[float], str]]:
+    """One new server; each call made ``repeats`` times in turn; (durations, outcome of the first).
+
+    With ``rss``, the server's VmRSS (KiB) after the calls is appended to it.
+    """
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
@@ -160,16 +165,21 @@ async def _stdio_calls(calls: list[tuple[str, dict[str, Any]]], repeats: int) ->
                         if i == 0:
                             outcome = test_soak.outcome_of(result)
                     out.append((durations, outcome))
+                if rss is not None:
+                    rss.append(test_soak.vm_rss_kb(test_soak.server_pid()))
     return out
 
 
 def bench_latency(docs: list[Path], cold_repeats: int, cached_repeats: int) -> dict[str, Any]:
     rows = []
+    rss_after: dict[str, float] = {}
     for doc in docs:
         calls = [(tool, {"path": str(doc), **args}) for tool, args in TOOLS]
         log(f"latency: {doc.name} cached")
         # Cached: first pass warms (it is the cold call for the first tool only), then repeats.
-        cached = anyio.run(_stdio_calls, calls, cached_repeats + 1)
+        rss: list[int] = []
+        cached = anyio.run(_stdio_calls, calls, cached_repeats + 1, rss)
+        rss_after[doc.name] = round(rss[0] / 1024, 1)
         cold: dict[str, list[float]] = {tool: [] for tool, _ in TOOLS}
         for r in range(cold_repeats):
             for call in calls:
@@ -187,7 +197,12 @@ def bench_latency(docs: list[Path], cold_repeats: int, cached_repeats: int) -> d
                     "cached_median_s": round(statistics.median(durations[1:]), 5),
                 }
             )
-    return {"cold_repeats": cold_repeats, "cached_repeats": cached_repeats, "rows": rows}
+    return {
+        "cold_repeats": cold_repeats,
+        "cached_repeats": cached_repeats,
+        "rows": rows,
+        "server_rss_mb_after_all_tools": rss_after,
+    }
 
 
 def latency_table(result: dict[str, Any]) -> str:
@@ -210,6 +225,8 @@ def latency_table(result: dict[str, Any]) -> str:
             note = "" if r["outcome"] == "ok" else f" ({r['outcome']})"
             cells.append(f"{ms(r['cold_median_s'])} / {ms(r['cached_median_s'])}{note}")
         lines.append(f"| {tool} | " + " | ".join(cells) + " |")
+    rss = result.get("server_rss_mb_after_all_tools", {})
+    lines.append("| server VmRSS MB after the cached run | " + " | ".join(str(rss.get(d, "—")) for d in docs) + " |")
     return "\n".join(lines)
 
 
