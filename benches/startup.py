@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 TOOL = '''
 def tool_{i}(text: str, count: int = 1) -> str:
@@ -48,7 +49,7 @@ def write_bare(site: Path, n: int) -> Path:
     return path
 
 
-MESSAGES = [
+MESSAGES: list[dict[str, Any]] = [
     {
         "jsonrpc": "2.0",
         "id": 1,

@@ -122,7 +122,9 @@ class HostMiddleware(Middleware):
             if payload is None:
                 try:
                     result = await call_next(context)
-                except Exception as exc:
+                except (Exception, SystemExit) as exc:
+                    # SystemExit too: a library that calls sys.exit() inside a tool (an argparse-style
+                    # error path) would otherwise end the whole server with the reply never sent.
                     payload = self.error_for(exc, name, spec.pack)
                 else:
                     size = _text_size(result)
