@@ -116,3 +116,21 @@ def test_cache_returns_same_document_until_file_changes(tmp_path: Path) -> None:
     second = rhwp_core.load(f)
     assert second is not first
     assert second.extract_text() == rhwp_core.parse(FIXTURES / "hwp" / "hwplib-etc.hwp").extract_text()
+
+
+def test_a_directory_is_refused_as_invalid_input(tmp_path: Path) -> None:
+    with pytest.raises(IsADirectoryError) as info:
+        rhwp_core.parse(tmp_path)
+    assert getattr(info.value, "code", None) == "invalid_input"
+    assert "directory" in str(info.value)
+
+
+def test_only_the_most_recent_irs_are_kept() -> None:
+    docs = [rhwp_core.parse(p) for p in GOOD[:3]]
+    first = docs[0].to_ir()
+    for doc in docs[1:]:
+        doc.to_ir()
+    # RHWP_IR_KEEP=2 by default: the oldest IR was let go, and is rebuilt equal when asked.
+    assert docs[0]._ir is None
+    assert docs[2]._ir is not None
+    assert docs[0].to_ir() == first

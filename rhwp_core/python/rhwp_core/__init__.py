@@ -12,6 +12,7 @@ from .cache import clear_cache, load
 from .document import Document, parse
 from .errors import (
     CorruptDocumentError,
+    DocumentIsADirectoryError,
     DocumentNotFoundError,
     DocumentPermissionError,
     HwpError,
@@ -26,6 +27,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "CorruptDocumentError",
     "Document",
+    "DocumentIsADirectoryError",
     "DocumentNotFoundError",
     "DocumentPermissionError",
     "HwpError",

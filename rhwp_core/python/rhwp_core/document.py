@@ -11,13 +11,20 @@ import gc
 import json
 import os
 import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from . import _native
-from .errors import DocumentNotFoundError, DocumentPermissionError, HwpError, from_native
+from .errors import (
+    DocumentIsADirectoryError,
+    DocumentNotFoundError,
+    DocumentPermissionError,
+    HwpError,
+    from_native,
+)
 
 if TYPE_CHECKING:
     from .ir import Block, HwpDocument
@@ -51,7 +58,7 @@ def _native_parse(source: str | os.PathLike[str] | bytes, strict: bool) -> _nati
         except PermissionError:
             raise DocumentPermissionError(path) from None
         except IsADirectoryError:
-            raise DocumentNotFoundError(path) from None
+            raise DocumentIsADirectoryError(path) from None
     except _native.ReaderError as e:
         code, message, suggestion = e.args
         raise from_native(code, message, suggestion) from None
@@ -75,14 +82,34 @@ def _cyclic_gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+_IR_KEEP = max(1, int(os.environ.get("RHWP_IR_KEEP", "2")))
+_ir_holders: OrderedDict[int, weakref.ref[Document]] = OrderedDict()
+_ir_holders_lock = threading.Lock()
+
+
+def _keep_ir_of(doc: Document) -> None:
+    """Mark ``doc``'s IR as most recently used; drop the IRs of documents beyond ``_IR_KEEP``."""
+    with _ir_holders_lock:
+        _ir_holders[id(doc)] = weakref.ref(doc)
+        _ir_holders.move_to_end(id(doc))
+        evicted = []
+        while len(_ir_holders) > _IR_KEEP:
+            evicted.append(_ir_holders.popitem(last=False)[1]())
+    for old in evicted:
+        if old is not None and old is not doc:
+            # A caller still using that IR keeps its own reference; the document rebuilds on demand.
+            old._ir = None
+
+
 class Document:
     """A parsed HWP or HWPX document. Immutable; safe to share between threads."""
 
-    __slots__ = ("__dict__", "_ir_lock", "_native")
+    __slots__ = ("__weakref__", "_ir", "_ir_lock", "_native")
 
     def __init__(self, native: _native.NativeDocument) -> None:
         self._native = native
         self._ir_lock = threading.Lock()
+        self._ir: HwpDocument | None = None
 
     @property
     def format(self) -> Literal["hwp", "hwpx"]:
@@ -117,17 +144,23 @@ class Document:
         """The IR as a JSON string (what ``to_ir()`` validates)."""
         return self._native.to_json()
 
-    @cached_property
-    def _ir(self) -> HwpDocument:
-        from .ir import HwpDocument
-
-        with _cyclic_gc_paused():
-            return HwpDocument.model_validate_json(self._native.to_json())
-
     def to_ir(self) -> HwpDocument:
-        """The typed, frozen Pydantic IR (built on first call, then reused)."""
+        """The typed, frozen Pydantic IR (built on first call, then reused).
+
+        The IR takes several times the memory of the native model, so only the IRs of the
+        most recently used documents are kept (``RHWP_IR_KEEP``, default 2); an older
+        document builds its IR again when asked.
+        """
         with self._ir_lock:
-            return self._ir
+            ir = self._ir
+            if ir is None:
+                from .ir import HwpDocument
+
+                with _cyclic_gc_paused():
+                    ir = HwpDocument.model_validate_json(self._native.to_json())
+                self._ir = ir
+        _keep_ir_of(self)
+        return ir
 
     def iter_blocks(self, kind: str | None = None, scope: Scope = "body") -> Iterator[Block]:
         """Blocks in reading order, optionally of one ``kind``; ``scope`` picks body, furniture or both.

@@ -58,6 +58,20 @@ class DocumentNotFoundError(FileNotFoundError):
         return self.message
 
 
+class DocumentIsADirectoryError(IsADirectoryError):
+    """The path names a directory, not a document."""
+
+    code = "invalid_input"
+
+    def __init__(self, path: str) -> None:
+        super().__init__(21, "Is a directory", path)
+        self.message = f"{path} is a directory, not an HWP/HWPX document"
+        self.suggestion = "Pass the path of a .hwp or .hwpx file inside it."
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class DocumentPermissionError(PermissionError):
     """The OS refused to read the file."""
 

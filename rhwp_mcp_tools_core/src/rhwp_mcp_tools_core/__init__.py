@@ -91,35 +91,42 @@ def get_ir(
     which pages blocks.
     """
     doc = _load(path)
-    ir: dict[str, Any] = json.loads(doc.to_json())
-    sections = ir["sections"]
-    last = len(sections) - 1 if last_section is None else last_section
-    if first_section > last or first_section >= len(sections):
+    raw = doc.to_json()
+    cap = current_max_chars()
+    sections = doc.summary()["sections"]
+    last = sections - 1 if last_section is None else last_section
+    if first_section > last or first_section >= sections:
         raise ToolFailure(
             "invalid_input",
-            f"section range {first_section}..{last} is empty: the document has {len(sections)} section(s)",
-            f"use first_section between 0 and {len(sections) - 1}",
+            f"section range {first_section}..{last} is empty: the document has {sections} section(s)",
+            f"use first_section between 0 and {sections - 1}",
         )
-    if (first_section, last) != (0, len(sections) - 1):
+    whole = (first_section, last) == (0, sections - 1)
+    # The whole document's JSON is already known: refuse before decoding it.
+    if whole and len(raw) > cap:
+        raise _too_large(path, len(raw), cap, sections, first_section)
+    ir: dict[str, Any] = json.loads(raw)
+    if not whole:
         wanted = range(first_section, last + 1)
-        ir["sections"] = [s for s in sections if s["index"] in wanted]
+        ir["sections"] = [s for s in ir["sections"] if s["index"] in wanted]
         ir["furniture"] = [f for f in ir["furniture"] if f["provenance"]["section"] in wanted]
-        ir["section_range"] = [first_section, min(last, len(sections) - 1)]
-    size = len(json.dumps(ir, ensure_ascii=False))
-    cap = current_max_chars()
-    if size > cap:
-        if len(ir["sections"]) > 1:
-            hint = format_call("get_ir", path=path, first_section=first_section, last_section=first_section)
-            suggestion = f"ask for fewer sections, e.g. {hint}, or page the blocks with iter_blocks"
-        else:
-            hint = format_call("iter_blocks", path=path, offset=0)
-            suggestion = f"page the blocks instead: {hint} (or to_markdown for a readable view)"
-        raise ToolFailure(
-            "too_large",
-            f"the IR of these sections is {size} characters, more than the response cap of {cap}",
-            suggestion,
-        )
+        ir["section_range"] = [first_section, min(last, sections - 1)]
+        size = len(json.dumps(ir, ensure_ascii=False, separators=(",", ":")))
+        if size > cap:
+            raise _too_large(path, size, cap, len(ir["sections"]), first_section)
     return ir
+
+
+def _too_large(path: str, size: int, cap: int, sections: int, first_section: int) -> ToolFailure:
+    if sections > 1:
+        hint = format_call("get_ir", path=path, first_section=first_section, last_section=first_section)
+        suggestion = f"ask for fewer sections, e.g. {hint}, or page the blocks with iter_blocks"
+    else:
+        hint = format_call("iter_blocks", path=path, offset=0)
+        suggestion = f"page the blocks instead: {hint} (or to_markdown for a readable view)"
+    return ToolFailure(
+        "too_large", f"the IR asked for is {size} characters, more than the response cap of {cap}", suggestion
+    )
 
 
 def iter_blocks(
