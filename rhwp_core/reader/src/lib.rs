@@ -12,6 +12,7 @@ pub mod hwp5;
 pub mod hwpx;
 pub mod limits;
 pub mod model;
+pub mod numbering;
 pub mod summary;
 pub mod text;
 

@@ -20,7 +20,8 @@
 //! anchoring paragraph, so pages it fills alone are not counted. A document
 //! without any line segment has `pages: None`.
 
-use super::doc_info::{format_number, DocInfo, HeadKind};
+use super::doc_info::{DocInfo, HeadKind};
+use crate::numbering::{expand_template, NumberStyle};
 use super::record::{subtree_end, tag, Reader, Record};
 use crate::limits::Limits;
 use crate::model::{Block, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section};
@@ -398,7 +399,10 @@ impl<'a> Ctx<'a> {
                 Some(ListMarker {
                     kind: "number".into(),
                     level: level + 1,
-                    marker: format_number(format, &current, &shapes),
+                    marker: expand_template(format, |l| {
+                        let style = NumberStyle::from_hwp5(shapes.get(l).copied().unwrap_or(0));
+                        (current.get(l).copied().unwrap_or(1), style)
+                    }),
                 })
             }
             _ => None,

@@ -219,97 +219,11 @@ fn bin_data(d: &[u8], id: u32) -> BinData {
     }
 }
 
-/// The bullet or number text of a paragraph head, best effort: `^N` in a
-/// numbering format is replaced by level N's current counter.
-pub fn format_number(format: &str, counters: &[u32], shapes: &[u8]) -> String {
-    let mut out = String::with_capacity(format.len() + 4);
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '^' {
-            if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                chars.next();
-                let i = (d as usize).saturating_sub(1);
-                let n = counters.get(i).copied().unwrap_or(1);
-                push_number(&mut out, n, shapes.get(i).copied().unwrap_or(0));
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Number shapes (spec "문단 번호 형식"): 0 1,2,3; 1 circled; 2 I,II; 3 i,ii; 4 A,B; 5 a,b;
-/// 8 가,나; 10 ㄱ,ㄴ; 12 일,이; others fall back to digits.
-fn push_number(out: &mut String, n: u32, shape: u8) {
-    const GA: [char; 14] = ['가', '나', '다', '라', '마', '바', '사', '아', '자', '차', '카', '타', '파', '하'];
-    const GIYEOK: [char; 14] = ['ㄱ', 'ㄴ', 'ㄷ', 'ㄹ', 'ㅁ', 'ㅂ', 'ㅅ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ'];
-    let idx = n.saturating_sub(1) as usize;
-    match shape {
-        1 if (1..=20).contains(&n) => out.push(char::from_u32(0x2460 + n - 1).unwrap_or('?')),
-        2 | 3 if (1..=3999).contains(&n) => {
-            let roman = roman(n);
-            if shape == 3 {
-                out.push_str(&roman.to_ascii_lowercase());
-            } else {
-                out.push_str(&roman);
-            }
-        }
-        4 if idx < 26 => out.push((b'A' + idx as u8) as char),
-        5 if idx < 26 => out.push((b'a' + idx as u8) as char),
-        8 if idx < GA.len() => out.push(GA[idx]),
-        10 if idx < GIYEOK.len() => out.push(GIYEOK[idx]),
-        _ => {
-            use std::fmt::Write;
-            let _ = write!(out, "{n}");
-        }
-    }
-}
-
-fn roman(mut n: u32) -> String {
-    const TABLE: [(u32, &str); 13] = [
-        (1000, "M"),
-        (900, "CM"),
-        (500, "D"),
-        (400, "CD"),
-        (100, "C"),
-        (90, "XC"),
-        (50, "L"),
-        (40, "XL"),
-        (10, "X"),
-        (9, "IX"),
-        (5, "V"),
-        (4, "IV"),
-        (1, "I"),
-    ];
-    let mut s = String::new();
-    for (v, r) in TABLE {
-        while n >= v {
-            s.push_str(r);
-            n -= v;
-        }
-    }
-    s
-}
-
 /// Fill `size` of embedded bin data from the sizes of the `BinData/` streams.
 pub fn attach_sizes(bin_data: &mut [BinData], streams: &[(String, u64)]) {
     let sizes: std::collections::HashMap<String, u64> =
         streams.iter().map(|(n, len)| (n.to_ascii_lowercase(), *len)).collect();
     for b in bin_data.iter_mut().filter(|b| b.storage != "link") {
         b.size = sizes.get(&b.name.to_ascii_lowercase()).copied();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers() {
-        assert_eq!(format_number("^1.", &[3], &[0]), "3.");
-        assert_eq!(format_number("^2)", &[1, 2], &[0, 8]), "나)");
-        assert_eq!(format_number("(^1)", &[4], &[2]), "(IV)");
-        assert_eq!(format_number("^9^", &[], &[]), "1^");
     }
 }

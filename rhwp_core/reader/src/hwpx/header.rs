@@ -206,68 +206,6 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
     Ok(h)
 }
 
-/// A number written in one of OWPML's number formats (best effort; the
-/// common ones Korean documents use).
-pub fn format_number(n: u32, format: &str) -> String {
-    const HANGUL_SYLLABLE: [char; 14] = ['가', '나', '다', '라', '마', '바', '사', '아', '자', '차', '카', '타', '파', '하'];
-    const HANGUL_JAMO: [char; 14] = ['ㄱ', 'ㄴ', 'ㄷ', 'ㄹ', 'ㅁ', 'ㅂ', 'ㅅ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ'];
-    const IDEOGRAPH: [char; 10] = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
-    let cyclic = |set: &[char]| -> String {
-        if n == 0 {
-            return n.to_string();
-        }
-        set[((n - 1) as usize) % set.len()].to_string()
-    };
-    match format {
-        "HANGUL_SYLLABLE" | "CIRCLED_HANGUL_SYLLABLE" => cyclic(&HANGUL_SYLLABLE),
-        "HANGUL_JAMO" | "CIRCLED_HANGUL_JAMO" => cyclic(&HANGUL_JAMO),
-        "IDEOGRAPH" | "CIRCLED_IDEOGRAPH" => cyclic(&IDEOGRAPH),
-        "CIRCLED_DIGIT" if (1..=20).contains(&n) => char::from_u32(0x2460 + n - 1).map(String::from).unwrap_or_default(),
-        "LATIN_CAPITAL" | "CIRCLED_LATIN_CAPITAL" => latin(n, b'A'),
-        "LATIN_SMALL" | "CIRCLED_LATIN_SMALL" => latin(n, b'a'),
-        "ROMAN_CAPITAL" => roman(n),
-        "ROMAN_SMALL" => roman(n).to_lowercase(),
-        _ => n.to_string(),
-    }
-}
-
-fn latin(n: u32, base: u8) -> String {
-    if n == 0 {
-        return "0".into();
-    }
-    let letter = (base + ((n - 1) % 26) as u8) as char;
-    std::iter::repeat_n(letter, ((n - 1) / 26 + 1) as usize).collect()
-}
-
-fn roman(mut n: u32) -> String {
-    if n == 0 || n >= 4000 {
-        return n.to_string();
-    }
-    const TABLE: [(u32, &str); 13] = [
-        (1000, "M"),
-        (900, "CM"),
-        (500, "D"),
-        (400, "CD"),
-        (100, "C"),
-        (90, "XC"),
-        (50, "L"),
-        (40, "XL"),
-        (10, "X"),
-        (9, "IX"),
-        (5, "V"),
-        (4, "IV"),
-        (1, "I"),
-    ];
-    let mut out = String::new();
-    for (v, s) in TABLE {
-        while n >= v {
-            out.push_str(s);
-            n -= v;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,12 +230,4 @@ mod tests {
         assert_eq!(n.levels[1].text, "^2)");
     }
 
-    #[test]
-    fn number_formats() {
-        assert_eq!(format_number(3, "DIGIT"), "3");
-        assert_eq!(format_number(2, "HANGUL_SYLLABLE"), "나");
-        assert_eq!(format_number(14, "ROMAN_CAPITAL"), "XIV");
-        assert_eq!(format_number(27, "LATIN_SMALL"), "aa");
-        assert_eq!(format_number(2, "CIRCLED_DIGIT"), "②");
-    }
 }

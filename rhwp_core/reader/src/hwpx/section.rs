@@ -11,7 +11,8 @@
 //! anchored in it (tables, pictures, equations, shapes...) in document order.
 //! Page headers/footers and foot/endnotes go to the document's furniture.
 
-use super::header::{format_number, CharStyle, Header, HeadingKind};
+use super::header::{CharStyle, Header, HeadingKind};
+use crate::numbering::{expand_template, write_number, NumberStyle};
 use super::xml::{attr, attr_flag, attr_i64, attr_u32, attrs, walk, Flow, Step, Tag};
 use crate::limits::Limits;
 use crate::model::{
@@ -744,25 +745,19 @@ impl<'a> Parser<'a> {
         }
         let counters = *counters;
         let template = numbering.and_then(|n| n.levels.get(lvl)).map(|l| l.text.as_str()).unwrap_or("");
-        let format_of = |l: usize| numbering.and_then(|n| n.levels.get(l)).map(|x| x.num_format.as_str()).unwrap_or("DIGIT");
+        let style_of = |l: usize| {
+            NumberStyle::from_owpml(numbering.and_then(|n| n.levels.get(l)).map(|x| x.num_format.as_str()).unwrap_or(""))
+        };
         let marker = if template.is_empty() {
-            format!("{}.", format_number(counters[lvl], format_of(lvl)))
-        } else {
             let mut out = String::new();
-            let mut chars = template.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c == '^' {
-                    if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                        chars.next();
-                        let l = (d as usize).saturating_sub(1).min(9);
-                        let n = if counters[l] == 0 { start_of(l).max(1) } else { counters[l] };
-                        out.push_str(&format_number(n, format_of(l)));
-                        continue;
-                    }
-                }
-                out.push(c);
-            }
+            write_number(&mut out, counters[lvl], style_of(lvl));
+            out.push('.');
             out
+        } else {
+            expand_template(template, |l| {
+                let l = l.min(9);
+                (if counters[l] == 0 { start_of(l).max(1) } else { counters[l] }, style_of(l))
+            })
         };
         ListMarker { kind: "number".into(), level: level + 1, marker }
     }

@@ -1,0 +1,221 @@
+//! Paragraph numbering, shared by both readers: a level's template (`^1.^2)`)
+//! expanded with the current counters, each level's number written in its style.
+//!
+//! HWP 5.0 stores the style as a code (spec table "문단 번호 형식"), HWPX as a name
+//! (`numFormat`); both list the same styles in the same order.
+
+/// How a number is written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NumberStyle {
+    #[default]
+    Digit,
+    CircledDigit,
+    RomanCapital,
+    RomanSmall,
+    LatinCapital,
+    LatinSmall,
+    CircledLatinCapital,
+    CircledLatinSmall,
+    HangulSyllable,
+    CircledHangulSyllable,
+    HangulJamo,
+    CircledHangulJamo,
+    HangulDigit,
+    Ideograph,
+    CircledIdeograph,
+}
+
+const ORDER: [NumberStyle; 15] = [
+    NumberStyle::Digit,
+    NumberStyle::CircledDigit,
+    NumberStyle::RomanCapital,
+    NumberStyle::RomanSmall,
+    NumberStyle::LatinCapital,
+    NumberStyle::LatinSmall,
+    NumberStyle::CircledLatinCapital,
+    NumberStyle::CircledLatinSmall,
+    NumberStyle::HangulSyllable,
+    NumberStyle::CircledHangulSyllable,
+    NumberStyle::HangulJamo,
+    NumberStyle::CircledHangulJamo,
+    NumberStyle::HangulDigit,
+    NumberStyle::Ideograph,
+    NumberStyle::CircledIdeograph,
+];
+
+const OWPML_NAMES: [&str; 15] = [
+    "DIGIT",
+    "CIRCLED_DIGIT",
+    "ROMAN_CAPITAL",
+    "ROMAN_SMALL",
+    "LATIN_CAPITAL",
+    "LATIN_SMALL",
+    "CIRCLED_LATIN_CAPITAL",
+    "CIRCLED_LATIN_SMALL",
+    "HANGUL_SYLLABLE",
+    "CIRCLED_HANGUL_SYLLABLE",
+    "HANGUL_JAMO",
+    "CIRCLED_HANGUL_JAMO",
+    "HANGUL_PHONETIC",
+    "IDEOGRAPH",
+    "CIRCLED_IDEOGRAPH",
+];
+
+impl NumberStyle {
+    /// From an HWP 5.0 number-shape code; unknown codes write digits.
+    pub fn from_hwp5(code: u8) -> Self {
+        ORDER.get(code as usize).copied().unwrap_or_default()
+    }
+
+    /// From an OWPML `numFormat` name; unknown names write digits.
+    pub fn from_owpml(name: &str) -> Self {
+        OWPML_NAMES.iter().position(|n| *n == name).map(|i| ORDER[i]).unwrap_or_default()
+    }
+}
+
+const HANGUL_SYLLABLES: [char; 14] = ['가', '나', '다', '라', '마', '바', '사', '아', '자', '차', '카', '타', '파', '하'];
+const HANGUL_JAMO: [char; 14] = ['ㄱ', 'ㄴ', 'ㄷ', 'ㄹ', 'ㅁ', 'ㅂ', 'ㅅ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ'];
+const HANGUL_DIGITS: [char; 10] = ['일', '이', '삼', '사', '오', '육', '칠', '팔', '구', '십'];
+const IDEOGRAPHS: [char; 10] = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
+
+/// The `n`th (1-based) of a sequence of characters, or of a run of Unicode code points.
+fn nth(set: &[char], n: u32) -> Option<char> {
+    set.get((n as usize).checked_sub(1)?).copied()
+}
+
+fn nth_code_point(first: u32, count: u32, n: u32) -> Option<char> {
+    (1..=count).contains(&n).then(|| char::from_u32(first + n - 1)).flatten()
+}
+
+fn roman(mut n: u32, out: &mut String, small: bool) {
+    const TABLE: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    for (value, letters) in TABLE {
+        while n >= value {
+            if small {
+                out.extend(letters.chars().map(|c| c.to_ascii_lowercase()));
+            } else {
+                out.push_str(letters);
+            }
+            n -= value;
+        }
+    }
+}
+
+/// Write `n` in `style`; outside what a style can show (e.g. the 15th Hangul syllable), digits.
+pub fn write_number(out: &mut String, n: u32, style: NumberStyle) {
+    use NumberStyle::*;
+    let single = match style {
+        Digit => None,
+        CircledDigit => nth_code_point(0x2460, 20, n),
+        LatinCapital => nth_code_point(u32::from(b'A'), 26, n),
+        LatinSmall => nth_code_point(u32::from(b'a'), 26, n),
+        CircledLatinCapital => nth_code_point(0x24B6, 26, n),
+        CircledLatinSmall => nth_code_point(0x24D0, 26, n),
+        HangulSyllable => nth(&HANGUL_SYLLABLES, n),
+        CircledHangulSyllable => nth_code_point(0x326E, 14, n),
+        HangulJamo => nth(&HANGUL_JAMO, n),
+        CircledHangulJamo => nth_code_point(0x3260, 14, n),
+        HangulDigit => nth(&HANGUL_DIGITS, n),
+        Ideograph => nth(&IDEOGRAPHS, n),
+        CircledIdeograph => nth_code_point(0x3280, 10, n),
+        RomanCapital | RomanSmall if (1..4000).contains(&n) => {
+            roman(n, out, style == RomanSmall);
+            return;
+        }
+        RomanCapital | RomanSmall => None,
+    };
+    match single {
+        Some(c) => out.push(c),
+        None => {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
+    }
+}
+
+/// Expand a numbering template: `^N` stands for level N's number (1-based, as `number_at(N - 1)`
+/// gives it with its style); everything else is kept as written.
+pub fn expand_template(template: &str, number_at: impl Fn(usize) -> (u32, NumberStyle)) -> String {
+    let mut out = String::with_capacity(template.len() + 4);
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '^' {
+            if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                chars.next();
+                let (n, style) = number_at((d as usize).saturating_sub(1));
+                write_number(&mut out, n, style);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(n: u32, style: NumberStyle) -> String {
+        let mut s = String::new();
+        write_number(&mut s, n, style);
+        s
+    }
+
+    #[test]
+    fn styles() {
+        use NumberStyle::*;
+        assert_eq!(text(3, Digit), "3");
+        assert_eq!(text(2, CircledDigit), "②");
+        assert_eq!(text(4, RomanCapital), "IV");
+        assert_eq!(text(9, RomanSmall), "ix");
+        assert_eq!(text(2, LatinSmall), "b");
+        assert_eq!(text(1, CircledLatinCapital), "Ⓐ");
+        assert_eq!(text(2, HangulSyllable), "나");
+        assert_eq!(text(1, CircledHangulSyllable), "㉮");
+        assert_eq!(text(3, HangulJamo), "ㄷ");
+        assert_eq!(text(1, CircledHangulJamo), "㉠");
+        assert_eq!(text(6, HangulDigit), "육");
+        assert_eq!(text(10, Ideograph), "十");
+        assert_eq!(text(1, CircledIdeograph), "㊀");
+        // Past what a style can show: digits, never a panic.
+        assert_eq!(text(15, HangulSyllable), "15");
+        assert_eq!(text(0, LatinCapital), "0");
+        assert_eq!(text(u32::MAX, CircledDigit), u32::MAX.to_string());
+    }
+
+    #[test]
+    fn both_formats_name_the_same_styles() {
+        for (code, name) in OWPML_NAMES.iter().enumerate() {
+            assert_eq!(NumberStyle::from_hwp5(code as u8), NumberStyle::from_owpml(name));
+        }
+        assert_eq!(NumberStyle::from_hwp5(200), NumberStyle::Digit);
+        assert_eq!(NumberStyle::from_owpml("SOMETHING_NEW"), NumberStyle::Digit);
+    }
+
+    #[test]
+    fn templates() {
+        let styles = [NumberStyle::Digit, NumberStyle::HangulSyllable, NumberStyle::RomanCapital];
+        let counters = [3, 2, 4];
+        let at = |l: usize| (counters.get(l).copied().unwrap_or(1), styles.get(l).copied().unwrap_or_default());
+        assert_eq!(expand_template("^1.", at), "3.");
+        assert_eq!(expand_template("^2)", at), "나)");
+        assert_eq!(expand_template("(^3)", at), "(IV)");
+        assert_eq!(expand_template("^1.^2", at), "3.나");
+        assert_eq!(expand_template("^9^", at), "1^");
+    }
+}
