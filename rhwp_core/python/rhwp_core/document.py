@@ -104,12 +104,14 @@ def _keep_ir_of(doc: Document) -> None:
 class Document:
     """A parsed HWP or HWPX document. Immutable; safe to share between threads."""
 
-    __slots__ = ("__weakref__", "_ir", "_ir_lock", "_native")
+    __slots__ = ("__weakref__", "_ir", "_ir_lock", "_native", "_texts")
 
     def __init__(self, native: _native.NativeDocument) -> None:
         self._native = native
         self._ir_lock = threading.Lock()
         self._ir: HwpDocument | None = None
+        # The text is small next to the model and asked for again and again while an agent pages.
+        self._texts: dict[bool, str] = {}
 
     @property
     def format(self) -> Literal["hwp", "hwpx"]:
@@ -122,7 +124,10 @@ class Document:
 
     def extract_text(self, include_furniture: bool = True) -> str:
         """All the text the document shows: the body in reading order, then headers/footers and notes."""
-        return self._native.extract_text(include_furniture)
+        text = self._texts.get(include_furniture)
+        if text is None:
+            text = self._texts[include_furniture] = self._native.extract_text(include_furniture)
+        return text
 
     def block_texts(self, include_furniture: bool = False) -> list[BlockText]:
         """The plain text of each top-level block in reading order, with its provenance.
