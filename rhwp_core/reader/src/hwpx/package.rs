@@ -9,9 +9,10 @@
 
 use crate::limits::Limits;
 use crate::{Error, Result};
+use flate2::{Decompress, FlushDecompress, Status};
 use std::io::{Cursor, Read};
 use zip::result::ZipError;
-use zip::ZipArchive;
+use zip::{CompressionMethod, ZipArchive};
 
 /// The media type a Hancom HWPX package declares in its `mimetype` entry.
 pub const HWPX_MIMETYPE: &str = "application/hwp+zip";
@@ -19,10 +20,19 @@ pub const CONTENT_HPF: &str = "Contents/content.hpf";
 
 pub struct Package<'a> {
     archive: ZipArchive<Cursor<&'a [u8]>>,
+    /// The whole package, for slicing parts' data out of it in place.
+    bytes: &'a [u8],
     limits: Limits,
     /// Bytes inflated so far, across all parts.
     inflated_total: u64,
+    /// One raw-deflate state for every part (reset between parts): setting
+    /// one up costs more than inflating a small part.
+    inflater: Option<Decompress>,
 }
+
+/// Parts declared larger than this are always read through the zip crate
+/// (`inflate_in_place` allocates the declared size up front).
+const IN_PLACE_MAX_BYTES: u64 = 64 << 20;
 
 fn zip_error(e: ZipError, what: &str) -> Error {
     match e {
@@ -52,7 +62,7 @@ impl<'a> Package<'a> {
                 limits.max_entries
             )));
         }
-        Ok(Package { archive, limits: *limits, inflated_total: 0 })
+        Ok(Package { archive, bytes, limits: *limits, inflated_total: 0, inflater: None })
     }
 
     pub fn has(&self, name: &str) -> bool {
@@ -79,20 +89,26 @@ impl<'a> Package<'a> {
         let remaining_total = self.limits.max_total_bytes.saturating_sub(self.inflated_total);
         let ratio_limit = self.limits.max_compression_ratio;
         let ratio_floor = self.limits.ratio_floor_bytes;
-        let mut entry = self.archive.by_index(index).map_err(|e| zip_error(e, name))?;
-        let stored = entry.compressed_size();
+        let stored = self.archive.by_index_data(index).map_err(|e| zip_error(e, name))?.compressed_size();
         // The ratio bound is enforced while inflating too: past the floor, a
         // part may not grow beyond `ratio` times its stored size, so a bomb
         // is cut short instead of being inflated up to the size limit.
         let ratio_cap = ratio_floor.max(stored.saturating_mul(ratio_limit));
         let limit = self.limits.max_stream_bytes.min(remaining_total).min(ratio_cap);
-        // Pre-size from the declared size, but never beyond the limit: the
-        // header may lie, the `take` below is what actually bounds us.
-        let mut out = Vec::with_capacity(entry.size().min(limit).min(64 << 20) as usize);
-        let mut reader = (&mut entry).take(limit.saturating_add(1));
-        reader.read_to_end(&mut out).map_err(|e| {
-            Error::corrupt(format!("{name}: cannot inflate the part ({e})"))
-        })?;
+        let out = match self.inflate_in_place(index, limit) {
+            Some(out) => out,
+            None => {
+                let mut entry = self.archive.by_index(index).map_err(|e| zip_error(e, name))?;
+                // Pre-size from the declared size, but never beyond the limit: the
+                // header may lie, the `take` below is what actually bounds us.
+                let mut out = Vec::with_capacity(entry.size().min(limit).min(64 << 20) as usize);
+                let mut reader = (&mut entry).take(limit.saturating_add(1));
+                reader.read_to_end(&mut out).map_err(|e| {
+                    Error::corrupt(format!("{name}: cannot inflate the part ({e})"))
+                })?;
+                out
+            }
+        };
         let inflated = out.len() as u64;
         if inflated > limit && limit == ratio_cap {
             return Err(Error::too_large(format!(
@@ -113,6 +129,65 @@ impl<'a> Package<'a> {
         }
         self.inflated_total += inflated;
         Ok(Some(out))
+    }
+
+    /// The common case, read without the zip crate's reader stack: a plain
+    /// stored or deflated part whose data lies inside the package, inflated
+    /// from its bytes in place by one reused inflater into a buffer of its
+    /// declared size. `None` when anything is unusual (encryption, another
+    /// method, a stream that does not end within its stored bytes, more
+    /// output than declared or than `limit`, a CRC mismatch): the caller
+    /// then reads the part through the zip crate, which gives the same bytes
+    /// when this succeeds and reports the problem when it does not.
+    fn inflate_in_place(&mut self, index: usize, limit: u64) -> Option<Vec<u8>> {
+        let entry = self.archive.by_index_raw(index).ok()?;
+        if entry.encrypted() {
+            return None;
+        }
+        let method = entry.compression();
+        let (declared, stored, crc) = (entry.size(), entry.compressed_size(), entry.crc32());
+        let start = usize::try_from(entry.data_start()?).ok()?;
+        drop(entry);
+        let data = self.bytes.get(start..)?.get(..usize::try_from(stored).ok()?)?;
+        // The zip crate refuses output beyond the declared size; we beyond the limit.
+        let cap = declared.min(limit);
+        if cap > IN_PLACE_MAX_BYTES {
+            return None;
+        }
+        let out = match method {
+            CompressionMethod::Stored => {
+                if data.len() as u64 > cap {
+                    return None;
+                }
+                data.to_vec()
+            }
+            CompressionMethod::Deflated => {
+                // One byte of room past `cap` tells "too much" from "exactly enough".
+                let mut out = Vec::with_capacity(cap as usize + 1);
+                let inflater = self.inflater.get_or_insert_with(|| Decompress::new(false));
+                inflater.reset(false);
+                let mut input = data;
+                loop {
+                    let (in_before, out_before) = (inflater.total_in(), inflater.total_out());
+                    let status = inflater.decompress_vec(input, &mut out, FlushDecompress::Finish).ok()?;
+                    let consumed = usize::try_from(inflater.total_in() - in_before).ok()?;
+                    input = input.get(consumed..)?;
+                    if status == Status::StreamEnd {
+                        break;
+                    }
+                    let stalled = consumed == 0 && inflater.total_out() == out_before;
+                    if stalled || out.len() == out.capacity() {
+                        return None;
+                    }
+                }
+                if out.len() as u64 > cap {
+                    return None;
+                }
+                out
+            }
+            _ => return None,
+        };
+        (crc32fast::hash(&out) == crc).then_some(out)
     }
 }
 
@@ -141,4 +216,85 @@ pub fn check_is_hwpx(pkg: &mut Package<'_>) -> Result<()> {
         "Pass an HWPX document (a zip whose mimetype is application/hwp+zip) or an HWP 5.0 file; \
          other zip-based formats (DOCX, ODT, plain archives) are not read here.",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn zip_of(entries: &[(&str, &[u8], CompressionMethod)]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, content, method) in entries {
+            let options = zip::write::SimpleFileOptions::default().compression_method(*method);
+            w.start_file(*name, options).unwrap();
+            w.write_all(content).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    /// The part as the zip crate's reader gives it (the reference).
+    fn through_zip(bytes: &[u8], name: &str) -> std::result::Result<Vec<u8>, String> {
+        let mut archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        archive.by_name(name).map_err(|e| e.to_string())?.read_to_end(&mut out).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    #[test]
+    fn in_place_reads_what_the_zip_crate_reads() {
+        let big: Vec<u8> = (0..200_000u32).flat_map(|i| format!("<p id=\"{i}\"/>").into_bytes()).collect();
+        let bytes = zip_of(&[
+            ("stored", b"application/hwp+zip", CompressionMethod::Stored),
+            ("deflated", &big, CompressionMethod::Deflated),
+            ("empty", b"", CompressionMethod::Deflated),
+        ]);
+        let mut pkg = Package::open(&bytes, &Limits::default()).unwrap();
+        for name in ["stored", "deflated", "empty"] {
+            let index = pkg.archive.index_for_name(name).unwrap();
+            let direct = pkg.inflate_in_place(index, u64::MAX).expect(name);
+            assert_eq!(Ok(direct.clone()), through_zip(&bytes, name), "{name}");
+            assert_eq!(pkg.read(name).unwrap(), Some(direct));
+        }
+        // Beyond the limit the in-place path declines (the zip path reports it).
+        let index = pkg.archive.index_for_name("deflated").unwrap();
+        assert!(pkg.inflate_in_place(index, big.len() as u64 - 1).is_none());
+    }
+
+    #[test]
+    fn a_damaged_part_is_left_to_the_zip_crate() {
+        let content = b"<hs:sec>some text that deflates</hs:sec>".repeat(20);
+        let good = zip_of(&[("Contents/section0.xml", &content, CompressionMethod::Deflated)]);
+        // Corrupt the CRC in the central directory (and the local header):
+        // the zip crate refuses the part, and so must we.
+        let crc = crc32fast::hash(&content).to_le_bytes();
+        let mut bad = good.clone();
+        for at in 0..bad.len().saturating_sub(4) {
+            if bad[at..at + 4] == crc {
+                bad[at] ^= 0xff;
+            }
+        }
+        let reference = through_zip(&bad, "Contents/section0.xml");
+        assert!(reference.is_err());
+        let mut pkg = Package::open(&bad, &Limits::default()).unwrap();
+        let index = pkg.archive.index_for_name("Contents/section0.xml").unwrap();
+        assert!(pkg.inflate_in_place(index, u64::MAX).is_none());
+        let err = pkg.read("Contents/section0.xml").unwrap_err();
+        assert!(err.message.contains("checksum"), "{}", err.message);
+        // Truncated deflate data: declined, then reported by the zip path.
+        let mut cut = good.clone();
+        let start = Package::open(&good, &Limits::default())
+            .unwrap()
+            .archive
+            .by_index_raw(0)
+            .unwrap()
+            .data_start()
+            .unwrap() as usize;
+        for b in cut.iter_mut().skip(start + 4).take(8) {
+            *b = 0xff;
+        }
+        let mut pkg = Package::open(&cut, &Limits::default()).unwrap();
+        assert!(pkg.inflate_in_place(0, u64::MAX).is_none());
+        assert!(pkg.read("Contents/section0.xml").is_err());
+    }
 }
