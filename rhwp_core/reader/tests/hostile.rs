@@ -68,14 +68,19 @@ fn hwp(section: &[u8]) -> Vec<u8> {
 
 /// A compressed HWP 5.0 file whose one section is the given deflate stream.
 fn hwp_compressed(section: &[u8]) -> Vec<u8> {
+    let empty = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast()).finish().unwrap();
+    hwp_compressed_with_info(&empty, section)
+}
+
+/// A compressed HWP 5.0 file from deflated DocInfo and section streams.
+fn hwp_compressed_with_info(info: &[u8], section: &[u8]) -> Vec<u8> {
     let mut cfb = cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
     let mut header = vec![0u8; 256];
     header[..17].copy_from_slice(b"HWP Document File");
     header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
     header[36] = 1; // compressed
     cfb.create_stream("FileHeader").unwrap().write_all(&header).unwrap();
-    let empty = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast()).finish().unwrap();
-    cfb.create_stream("DocInfo").unwrap().write_all(&empty).unwrap();
+    cfb.create_stream("DocInfo").unwrap().write_all(info).unwrap();
     cfb.create_storage("BodyText").unwrap();
     cfb.create_stream("BodyText/Section0").unwrap().write_all(section).unwrap();
     cfb.flush().unwrap();
@@ -258,5 +263,112 @@ fn freshly_built_hostile_files_are_refused_fast() {
     // Same recipes against the current writers (cfb, zip), in case the committed copies age.
     for (name, expected, what) in HOSTILE {
         refused(name, &build(name), *expected, what);
+    }
+}
+
+// Header strings are copied into every paragraph that uses them (style names, list
+// markers): a huge one times many paragraphs must not multiply into gigabytes, and
+// extreme numbering values must neither overflow nor render as megabytes of letters.
+
+/// (file, what it is): each must read, fast, into a small model.
+const AMPLIFIERS: &[(&str, &str)] = &[
+    ("hostile-hwpx-numbering-start-u32max.bin", "numbering starts at 4294967295, LATIN_CAPITAL"),
+    ("hostile-hwpx-long-header-strings.bin", "200,000-char style name and bullet, 100,000 ^1 in a template"),
+    ("hostile-hwp5-long-header-strings.bin", "30,000-char style name, 16,000 ^1 in a numbering format"),
+];
+
+fn hwpx_with_header(header: &str, paragraphs: usize, para_attrs: &str) -> Vec<u8> {
+    let mut section = String::from("<hs:sec>");
+    for _ in 0..paragraphs {
+        section.push_str(&format!(r#"<hp:p {para_attrs}><hp:run><hp:t>x</hp:t></hp:run></hp:p>"#));
+    }
+    section.push_str("</hs:sec>");
+    package(&[("mimetype", "application/hwp+zip"), ("Contents/header.xml", header), ("Contents/section0.xml", &section)])
+}
+
+fn build_amplifier(name: &str) -> Vec<u8> {
+    match name {
+        "hostile-hwpx-numbering-start-u32max.bin" => hwpx_with_header(
+            r#"<hh:head><hh:refList><hh:numberings><hh:numbering id="1"><hh:paraHead level="1" start="4294967295" numFormat="LATIN_CAPITAL">^1.</hh:paraHead></hh:numbering></hh:numberings><hh:paraProperties><hh:paraPr id="1"><hh:heading type="NUMBER" idRef="1" level="0"/></hh:paraPr></hh:paraProperties></hh:refList></hh:head>"#,
+            3,
+            r#"paraPrIDRef="1""#,
+        ),
+        "hostile-hwpx-long-header-strings.bin" => {
+            let long = "A".repeat(200_000);
+            let template = "^1".repeat(100_000);
+            let header = format!(
+                r#"<hh:head><hh:refList><hh:numberings><hh:numbering id="1"><hh:paraHead level="1" start="1" numFormat="DIGIT">{template}</hh:paraHead></hh:numbering></hh:numberings><hh:bullets><hh:bullet id="2" char="{long}"/></hh:bullets><hh:paraProperties><hh:paraPr id="1"><hh:heading type="NUMBER" idRef="1" level="0"/></hh:paraPr><hh:paraPr id="2"><hh:heading type="BULLET" idRef="2" level="0"/></hh:paraPr></hh:paraProperties><hh:styles><hh:style id="0" type="PARA" name="{long}" engName="{long}"/></hh:styles></hh:refList></hh:head>"#
+            );
+            let mut section = String::from("<hs:sec>");
+            for k in 0..3000 {
+                let para_pr = 1 + k % 2;
+                section.push_str(&format!(
+                    r#"<hp:p paraPrIDRef="{para_pr}" styleIDRef="0"><hp:run><hp:t>x</hp:t></hp:run></hp:p>"#
+                ));
+            }
+            section.push_str("</hs:sec>");
+            package(&[
+                ("mimetype", "application/hwp+zip"),
+                ("Contents/header.xml", &header),
+                ("Contents/section0.xml", &section),
+            ])
+        }
+        "hostile-hwp5-long-header-strings.bin" => {
+            let wide = |s: &str| -> Vec<u8> {
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let mut v = (units.len() as u16).to_le_bytes().to_vec();
+                v.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+                v
+            };
+            let mut info = Vec::new();
+            let mut style = wide(&"가".repeat(30_000));
+            style.extend(wide("s"));
+            style.push(0);
+            info.extend(record(26, 0, &style)); // STYLE
+            let mut numbering = vec![0u8; 12];
+            numbering.extend(wide(&"^1".repeat(16_000)));
+            info.extend(record(23, 0, &numbering)); // NUMBERING (one level, then cut short)
+            let mut para_shape = (2u32 << 23).to_le_bytes().to_vec(); // head: NUMBER, level 0
+            para_shape.extend_from_slice(&[0u8; 26]);
+            para_shape.extend_from_slice(&1u16.to_le_bytes()); // numbering id 1
+            info.extend(record(25, 0, &para_shape)); // PARA_SHAPE
+            let mut section = Vec::new();
+            for _ in 0..3000 {
+                section.extend(paragraph(0, "x"));
+            }
+            let deflate = |raw: &[u8]| {
+                let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+                e.write_all(raw).unwrap();
+                e.finish().unwrap()
+            };
+            hwp_compressed_with_info(&deflate(&info), &deflate(&section))
+        }
+        other => panic!("no recipe for {other}"),
+    }
+}
+
+#[test]
+#[ignore = "rewrites fuzz/regressions/hostile-*.bin"]
+fn generate_amplifiers() {
+    for (name, _) in AMPLIFIERS {
+        std::fs::write(regressions().join(name), build_amplifier(name)).unwrap();
+    }
+}
+
+#[test]
+fn header_strings_are_not_multiplied() {
+    for (name, what) in AMPLIFIERS {
+        let bytes = std::fs::read(regressions().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let started = Instant::now();
+        let doc = read(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{name} ({what}): {e}"));
+        let json = serde_json::to_string(&doc).unwrap();
+        let took = started.elapsed();
+        eprintln!("{name}: read in {:.1} ms, model {} bytes as JSON", took.as_secs_f64() * 1e3, json.len());
+        assert!(took < time_bound(), "{name} ({what}) took {took:?}");
+        // 3,000 paragraphs: with header strings cut to 256 characters each paragraph's JSON
+        // stays near 1.6 KB; copied whole they made hundreds of megabytes (or, for the
+        // u32::MAX start, 165 million letters per marker and an overflow on the next one).
+        assert!(json.len() < 8 << 20, "{name} ({what}): the model is {} bytes", json.len());
+        assert!(!doc.sections.is_empty() && !doc.sections[0].blocks.is_empty(), "{name}: nothing read");
     }
 }
