@@ -22,14 +22,21 @@ fn read_must_not_panic(name: &str, bytes: &[u8]) {
 }
 
 /// Replay an input the way the fuzz target named by its file-name prefix
-/// consumed it (`hwp5_records-*`, `hwpx_section-*`; anything else whole-file).
+/// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`; anything else whole-file).
 fn replay(name: &str, bytes: &[u8]) {
     let options = rhwp_reader::Options::default();
     let outcome = std::panic::catch_unwind(|| {
         if name.starts_with("hwp5_records-") {
             hwp5_records(bytes, &options);
         } else if name.starts_with("hwpx_section-") {
-            hwpx_section(bytes, &options);
+            hwpx_section(bytes, &options, rhwp_reader::hwpx::header::Header::default());
+        } else if name.starts_with("hwpx_parts-") {
+            // As fuzz_targets/hwpx_parts.rs: u32 header length, header.xml, section0.xml.
+            if let [a, b, c, d, rest @ ..] = bytes {
+                let (head, section) = rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
+                let header = rhwp_reader::hwpx::header::parse(head, &options.limits).unwrap_or_default();
+                hwpx_section(section, &options, header);
+            }
         } else if let Ok(doc) = rhwp_reader::read(bytes, &options) {
             let _ = rhwp_reader::text::document_text(&doc, true);
             let _ = rhwp_reader::summary::summarize(&doc);
@@ -60,10 +67,9 @@ fn hwp5_records(data: &[u8], options: &rhwp_reader::Options) {
     }
 }
 
-/// As fuzz_targets/hwpx_section.rs: the bytes are one section part.
-fn hwpx_section(data: &[u8], options: &rhwp_reader::Options) {
-    use rhwp_reader::hwpx::{header::Header, section};
-    let header = Header::default();
+/// As fuzz_targets/hwpx_section.rs: the bytes are one section part (read with `header`).
+fn hwpx_section(data: &[u8], options: &rhwp_reader::Options, header: rhwp_reader::hwpx::header::Header) {
+    use rhwp_reader::hwpx::section;
     let bins = std::collections::HashMap::new();
     let input = section::SectionInput {
         index: 0,
