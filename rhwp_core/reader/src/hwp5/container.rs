@@ -128,14 +128,29 @@ impl<'a> Container<'a> {
         if !compressed {
             return Ok(raw);
         }
-        let out = inflate(&raw, self.limits.max_stream_bytes).map_err(|e| e.context(path))?;
-        self.account(out.len() as u64, path)?;
-        Ok(out)
+        self.inflate_accounted(&raw, path)
     }
 
-    /// Inflate bytes that did not come straight from a stream (decrypted `ViewText`).
+    /// Inflate a stream's bytes (or decrypted `ViewText` bytes), bounded by the per-stream
+    /// limit and, past `ratio_floor_bytes`, by the compression ratio: deflate reaches ~1000:1
+    /// on repetitive data, so without the ratio bound a 260 KB file inflated a 255 MiB
+    /// section (1 GB of memory, 2 s) and a 1 MB file four of them. Real HWP streams stay far
+    /// below 200:1; a bomb is cut off after `ratio × stored` bytes instead.
     pub fn inflate_accounted(&mut self, raw: &[u8], what: &str) -> Result<Vec<u8>> {
-        let out = inflate(raw, self.limits.max_stream_bytes).map_err(|e| e.context(what))?;
+        let ratio = self.limits.max_compression_ratio;
+        let ratio_cap = self.limits.ratio_floor_bytes.max((raw.len() as u64).saturating_mul(ratio));
+        let max = self.limits.max_stream_bytes.min(ratio_cap);
+        let out = inflate(raw, max).map_err(|e| {
+            if e.code == crate::ErrorCode::TooLarge && max < self.limits.max_stream_bytes {
+                Error::too_large(format!(
+                    "the stream inflates to more than {max} bytes from {} stored bytes \
+                     (compression ratio above {ratio}: a decompression bomb?)",
+                    raw.len()
+                ))
+            } else {
+                e.context(what)
+            }
+        })?;
         self.account(out.len() as u64, what)?;
         Ok(out)
     }

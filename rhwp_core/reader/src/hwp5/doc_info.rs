@@ -138,10 +138,22 @@ fn para_shape(d: &[u8]) -> ParaFormat {
     }
 }
 
+/// Style names and numbering formats are copied into every paragraph that
+/// uses them; real ones are a few dozen characters, so longer ones are cut
+/// here rather than multiplied by the paragraph count.
+const MAX_HEADER_TEXT_CHARS: usize = 256;
+
+fn bounded(mut s: String) -> String {
+    if let Some((cut, _)) = s.char_indices().nth(MAX_HEADER_TEXT_CHARS) {
+        s.truncate(cut);
+    }
+    s
+}
+
 fn style(d: &[u8], id: u32) -> Style {
     let mut r = Reader::new(d);
-    let name = r.string();
-    let english = r.string();
+    let name = bounded(r.string());
+    let english = bounded(r.string());
     let kind = r.u8() & 0b111;
     Style {
         id,
@@ -158,7 +170,7 @@ fn numbering(d: &[u8]) -> Numbering {
         // Paragraph-head info: property (u32), width adjust (u16), distance (u16), char shape (u32).
         let p = r.u32();
         r.skip(2 + 2 + 4);
-        let format = r.string();
+        let format = bounded(r.string());
         levels.push(NumberLevel { format, shape: ((p >> 5) & 0xF) as u8, start: 1 });
         if r.short {
             break;

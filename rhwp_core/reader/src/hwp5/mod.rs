@@ -124,7 +124,11 @@ fn read_section_stream(container: &mut Container, header: &FileHeader, path: &st
     }
 }
 
-fn read_section(
+/// One section's record stream (already decrypted and inflated) into a
+/// section and its furniture. Public as the entry point of the
+/// `hwp5_records` fuzz target, which skips the container and inflation to
+/// reach record framing and the body reader directly.
+pub fn read_section(
     data: &[u8],
     info: &doc_info::DocInfo,
     options: &Options,

@@ -61,6 +61,19 @@ pub struct Header {
     pub bullets: Vec<Option<String>>,
 }
 
+/// Header strings (style names, bullet characters, numbering templates) are
+/// copied into every paragraph that uses them; real ones are a few dozen
+/// characters, so longer ones are cut here rather than multiplied by the
+/// paragraph count.
+const MAX_HEADER_TEXT_CHARS: usize = 256;
+
+fn bounded(mut s: String) -> String {
+    if let Some((cut, _)) = s.char_indices().nth(MAX_HEADER_TEXT_CHARS) {
+        s.truncate(cut);
+    }
+    s
+}
+
 /// Ids are dense small integers in practice; anything absurd is ignored
 /// rather than allowed to allocate a huge table.
 const MAX_TABLE_ID: u32 = 1 << 16;
@@ -143,8 +156,8 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
                 }
                 "style" => {
                     let Some(id) = attr_u32(start, "id") else { return Ok(Flow::Continue) };
-                    let name = attr(start, "name").unwrap_or_default().into_owned();
-                    let english_name = attr(start, "engName").map(|s| s.into_owned()).filter(|s| !s.is_empty());
+                    let name = bounded(attr(start, "name").unwrap_or_default().into_owned());
+                    let english_name = attr(start, "engName").map(|s| bounded(s.into_owned())).filter(|s| !s.is_empty());
                     let kind = if attr(start, "type").as_deref() == Some("CHAR") { "character" } else { "paragraph" };
                     if let Some(s) = slot(&mut h.style_names, id) {
                         *s = Some(name.clone());
@@ -161,7 +174,7 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
                     para_head_level = attr_u32(start, "level").unwrap_or(1).clamp(1, 10) as usize;
                     para_head = Some(NumberingLevel {
                         start: attr_u32(start, "start").unwrap_or(1),
-                        num_format: attr(start, "numFormat").unwrap_or_default().into_owned(),
+                        num_format: bounded(attr(start, "numFormat").unwrap_or_default().into_owned()),
                         text: String::new(),
                     });
                 }
@@ -169,7 +182,7 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
                     // Bullets sit in their own list, after numberings.
                     numbering = None;
                     if let Some(id) = attr_u32(start, "id") {
-                        let ch = attr(start, "char").unwrap_or_default().into_owned();
+                        let ch = bounded(attr(start, "char").unwrap_or_default().into_owned());
                         if let Some(b) = slot(&mut h.bullets, id) {
                             *b = Some(ch);
                         }
@@ -185,7 +198,10 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
             Step::Open { .. } => {}
             Step::Text(t) => {
                 if let Some(ph) = para_head.as_mut() {
-                    ph.text.push_str(t);
+                    if ph.text.len() < MAX_HEADER_TEXT_CHARS {
+                        ph.text.push_str(t);
+                        ph.text = bounded(std::mem::take(&mut ph.text));
+                    }
                 }
             }
             Step::Close => {

@@ -62,6 +62,14 @@ impl<'a> Package<'a> {
                 limits.max_entries
             )));
         }
+        // Nothing is extracted, but entry names reach the model (bin data names) and
+        // whoever acts on it: a name that climbs out of the package is refused outright.
+        if let Some(name) = archive.file_names().flatten().find(|n| escapes_package(n)) {
+            let shown: String = name.chars().take(120).collect();
+            return Err(Error::corrupt(format!(
+                "the package holds an entry named \"{shown}\" that points outside the package (path traversal)"
+            )));
+        }
         Ok(Package { archive, bytes, limits: *limits, inflated_total: 0, inflater: None })
     }
 
@@ -189,6 +197,14 @@ impl<'a> Package<'a> {
         };
         (crc32fast::hash(&out) == crc).then_some(out)
     }
+}
+
+/// An entry name that is absolute (`/etc`, `C:\\x`) or has a `..` segment.
+fn escapes_package(name: &str) -> bool {
+    let b = name.as_bytes();
+    name.starts_with(['/', '\\'])
+        || (b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic())
+        || name.split(['/', '\\']).any(|segment| segment == "..")
 }
 
 /// Is the zip an HWPX package? Its `mimetype` entry says so, or (writers that

@@ -739,7 +739,7 @@ impl<'a> Parser<'a> {
         let lvl = (level as usize).min(9);
         let counters = self.state.list_counters.entry(numbering_id).or_insert([0; 10]);
         let start_of = |l: usize| numbering.and_then(|n| n.levels.get(l)).map(|x| x.start).unwrap_or(1);
-        counters[lvl] = if counters[lvl] == 0 { start_of(lvl).max(1) } else { counters[lvl] + 1 };
+        counters[lvl] = if counters[lvl] == 0 { start_of(lvl).max(1) } else { counters[lvl].saturating_add(1) };
         for c in counters.iter_mut().skip(lvl + 1) {
             *c = 0;
         }

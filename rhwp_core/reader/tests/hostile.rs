@@ -1,0 +1,376 @@
+//! Hand-crafted hostile files: each must be refused with the right code and
+//! fast (well under a second), never read for long, allocated from, or crashed on.
+//!
+//! The inputs are committed in `fuzz/regressions/hostile-*.bin` (so the
+//! no-panic replay and the fuzzer's corpus see them too); `generate` below
+//! (ignored; `cargo test --test hostile -- --ignored`) rebuilds them, and
+//! `hostile_files_are_refused_fast` checks the committed copies.
+
+use rhwp_reader::{read, ErrorCode, Options};
+use std::io::{Cursor, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const PARA_HEADER: u16 = 66;
+const PARA_TEXT: u16 = 67;
+const CTRL_HEADER: u16 = 71;
+const LIST_HEADER: u16 = 72;
+const TABLE: u16 = 77;
+
+/// (file, expected code, what it is).
+const HOSTILE: &[(&str, ErrorCode, &str)] = &[
+    ("hostile-hwp5-record-claims-2gb.bin", ErrorCode::CorruptDocument, "a record whose extended size claims 2 GB"),
+    ("hostile-hwp5-extended-size-cut.bin", ErrorCode::CorruptDocument, "size 0xFFF, extended size cut off"),
+    ("hostile-hwp5-self-nesting-levels.bin", ErrorCode::TooLarge, "tables in cells 500 levels deep"),
+    ("hostile-hwp5-cyclic-fat-stream.bin", ErrorCode::CorruptDocument, "a section's FAT chain loops back"),
+    ("hostile-hwp5-cyclic-fat-directory.bin", ErrorCode::CorruptDocument, "the directory's FAT chain loops"),
+    ("hostile-hwp5-deflate-bomb.bin", ErrorCode::TooLarge, "a 17 KB section inflating to 17 MiB (ratio ~1000)"),
+    ("hostile-hwpx-10000-deep-tbl.bin", ErrorCode::TooLarge, "10,000 nested <hp:tbl>/<hp:subList>"),
+    ("hostile-hwpx-zip-slip-name.bin", ErrorCode::CorruptDocument, "a zip entry named ../../etc/passwd"),
+];
+
+fn regressions() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
+}
+
+fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
+    let size = data.len() as u32;
+    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20)).to_le_bytes().to_vec();
+    if size >= 0xFFF {
+        v.extend_from_slice(&size.to_le_bytes());
+    }
+    v.extend_from_slice(data);
+    v
+}
+
+fn paragraph(level: u16, text: &str) -> Vec<u8> {
+    let mut v = record(PARA_HEADER, level, &[0u8; 22]);
+    let mut t: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    t.extend_from_slice(&13u16.to_le_bytes());
+    v.extend(record(PARA_TEXT, level + 1, &t));
+    v
+}
+
+/// An uncompressed HWP 5.0 compound file with one section (version 3, 512-byte
+/// sectors, as Hancom writes them).
+fn hwp(section: &[u8]) -> Vec<u8> {
+    let mut cfb = cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
+    let mut header = vec![0u8; 256];
+    header[..17].copy_from_slice(b"HWP Document File");
+    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
+    cfb.create_stream("FileHeader").unwrap().write_all(&header).unwrap();
+    cfb.create_stream("DocInfo").unwrap().write_all(&[]).unwrap();
+    cfb.create_storage("BodyText").unwrap();
+    cfb.create_stream("BodyText/Section0").unwrap().write_all(section).unwrap();
+    cfb.flush().unwrap();
+    cfb.into_inner().into_inner()
+}
+
+/// A compressed HWP 5.0 file whose one section is the given deflate stream.
+fn hwp_compressed(section: &[u8]) -> Vec<u8> {
+    let empty = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast()).finish().unwrap();
+    hwp_compressed_with_info(&empty, section)
+}
+
+/// A compressed HWP 5.0 file from deflated DocInfo and section streams.
+fn hwp_compressed_with_info(info: &[u8], section: &[u8]) -> Vec<u8> {
+    let mut cfb = cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
+    let mut header = vec![0u8; 256];
+    header[..17].copy_from_slice(b"HWP Document File");
+    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
+    header[36] = 1; // compressed
+    cfb.create_stream("FileHeader").unwrap().write_all(&header).unwrap();
+    cfb.create_stream("DocInfo").unwrap().write_all(info).unwrap();
+    cfb.create_storage("BodyText").unwrap();
+    cfb.create_stream("BodyText/Section0").unwrap().write_all(section).unwrap();
+    cfb.flush().unwrap();
+    cfb.into_inner().into_inner()
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Offset in the file of FAT entry `sector` (version 3 file: 512-byte sectors,
+/// FAT sectors listed in the header's DIFAT array at 0x4C).
+fn fat_entry_offset(file: &[u8], sector: u32) -> usize {
+    let per_sector = 512 / 4;
+    let fat_sector = u32_at(file, 0x4C + 4 * (sector as usize / per_sector));
+    (fat_sector as usize + 1) * 512 + 4 * (sector as usize % per_sector)
+}
+
+/// The start sector of the directory entry named `name` (following the
+/// directory's FAT chain, four 128-byte entries per sector).
+fn entry_start(file: &[u8], name: &str) -> u32 {
+    let wanted: Vec<u8> = name.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let mut sector = u32_at(file, 0x30);
+    for _ in 0..64 {
+        let dir = (sector as usize + 1) * 512;
+        for e in 0..4 {
+            let entry = &file[dir + 128 * e..dir + 128 * (e + 1)];
+            if entry.starts_with(&wanted) && entry[wanted.len()] == 0 {
+                return u32_at(entry, 116);
+            }
+        }
+        sector = u32_at(file, fat_entry_offset(file, sector));
+    }
+    panic!("{name} not in the directory");
+}
+
+fn build(name: &str) -> Vec<u8> {
+    match name {
+        "hostile-hwp5-record-claims-2gb.bin" => {
+            let mut s = paragraph(0, "ok");
+            s.extend_from_slice(&((PARA_TEXT as u32) | (1 << 10) | (0xFFF << 20)).to_le_bytes());
+            s.extend_from_slice(&2_000_000_000u32.to_le_bytes());
+            hwp(&s)
+        }
+        "hostile-hwp5-extended-size-cut.bin" => {
+            let mut s = paragraph(0, "ok");
+            s.extend_from_slice(&((PARA_TEXT as u32) | (1 << 10) | (0xFFF << 20)).to_le_bytes());
+            s.extend_from_slice(&[0x10, 0x00]); // two of the four bytes of the extended size
+            hwp(&s)
+        }
+        "hostile-hwp5-self-nesting-levels.bin" => {
+            // Each level holds a paragraph whose table's cell holds the next level: the record
+            // tree nests as deep as the 10-bit level field lets it (2 levels per table).
+            let mut s = Vec::new();
+            for d in 0..500u16 {
+                let level = d * 2;
+                s.extend(record(PARA_HEADER, level, &[0u8; 22]));
+                s.extend(record(PARA_TEXT, level + 1, &[11, 0, b' ', b'l', b'b', b't', 0, 0, 0, 0, 0, 0, 0, 0, 11, 0]));
+                s.extend(record(CTRL_HEADER, level + 1, b" lbt"));
+                s.extend(record(TABLE, level + 2, &[0, 0, 0, 0, 1, 0, 1, 0]));
+                s.extend(record(LIST_HEADER, level + 2, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0]));
+            }
+            hwp(&s)
+        }
+        "hostile-hwp5-cyclic-fat-stream.bin" => {
+            // A section big enough to live in the regular FAT (>= 4096 bytes), whose chain
+            // turns back from its third sector to its first.
+            let mut s = Vec::new();
+            while s.len() < 6000 {
+                s.extend(paragraph(0, "a paragraph of filler text"));
+            }
+            let mut file = hwp(&s);
+            let start = entry_start(&file, "Section0");
+            let second = u32_at(&file, fat_entry_offset(&file, start));
+            let third = fat_entry_offset(&file, second);
+            let third_sector = u32_at(&file, third);
+            let at = fat_entry_offset(&file, third_sector);
+            file[at..at + 4].copy_from_slice(&start.to_le_bytes());
+            file
+        }
+        "hostile-hwp5-cyclic-fat-directory.bin" => {
+            // The directory's own chain points at itself: a reader following it to its end never stops.
+            let mut file = hwp(&paragraph(0, "ok"));
+            let dir = u32_at(&file, 0x30);
+            let at = fat_entry_offset(&file, dir);
+            file[at..at + 4].copy_from_slice(&dir.to_le_bytes());
+            file
+        }
+        "hostile-hwp5-deflate-bomb.bin" => {
+            // One paragraph whose text record holds 17 MiB of one repeated syllable: deflate
+            // packs it ~1000:1, past the ratio bound (200) once above its 16 MiB floor.
+            let text_bytes: u32 = 17 << 20;
+            let mut head = record(PARA_HEADER, 0, &[0u8; 22]);
+            head.extend_from_slice(&((PARA_TEXT as u32) | (1 << 10) | (0xFFF << 20)).to_le_bytes());
+            head.extend_from_slice(&text_bytes.to_le_bytes());
+            let syllables: Vec<u8> = "가".encode_utf16().flat_map(|u| u.to_le_bytes()).cycle().take(1 << 16).collect();
+            let mut section = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+            section.write_all(&head).unwrap();
+            for _ in 0..(text_bytes as usize / syllables.len()) {
+                section.write_all(&syllables).unwrap();
+            }
+            hwp_compressed(&section.finish().unwrap())
+        }
+        "hostile-hwpx-10000-deep-tbl.bin" => {
+            let mut xml = String::from(
+                r#"<?xml version="1.0" encoding="UTF-8"?><hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph"><hp:p><hp:run>"#,
+            );
+            for _ in 0..10_000 {
+                xml.push_str(r#"<hp:tbl rowCnt="1" colCnt="1"><hp:tr><hp:tc><hp:subList><hp:p><hp:run>"#);
+            }
+            for _ in 0..10_000 {
+                xml.push_str("</hp:run></hp:p></hp:subList></hp:tc></hp:tr></hp:tbl>");
+            }
+            xml.push_str("</hp:run></hp:p></hs:sec>");
+            package(&[("mimetype", "application/hwp+zip"), ("Contents/section0.xml", &xml)])
+        }
+        "hostile-hwpx-zip-slip-name.bin" => package(&[
+            ("mimetype", "application/hwp+zip"),
+            (
+                "Contents/section0.xml",
+                r#"<hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph"><hp:p><hp:run><hp:t>x</hp:t></hp:run></hp:p></hs:sec>"#,
+            ),
+            ("../../etc/passwd", "root:x:0:0:root:/root:/bin/sh\n"),
+        ]),
+        other => panic!("no recipe for {other}"),
+    }
+}
+
+fn package(entries: &[(&str, &str)]) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (name, body) in entries {
+        w.start_file(*name, options).unwrap();
+        w.write_all(body.as_bytes()).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+#[test]
+#[ignore = "rewrites fuzz/regressions/hostile-*.bin"]
+fn generate() {
+    for (name, _, _) in HOSTILE {
+        std::fs::write(regressions().join(name), build(name)).unwrap();
+    }
+}
+
+/// One second optimised (`cargo test --release`); unoptimised code inflates and
+/// walks ~10x slower and the test machine may be shared, so debug runs get four.
+fn time_bound() -> Duration {
+    // A hang guard, not a benchmark: generous enough for a debug build on a loaded CI machine,
+    // far below what an unbounded inflation or loop would take.
+    Duration::from_secs(if cfg!(debug_assertions) { 20 } else { 5 })
+}
+
+/// Read a hostile file in both modes: the expected code, under a second.
+fn refused(name: &str, bytes: &[u8], expected: ErrorCode, what: &str) {
+    for strict in [false, true] {
+        let options = Options { strict, ..Options::default() };
+        let started = Instant::now();
+        let outcome = read(bytes, &options);
+        let took = started.elapsed();
+        let e = match outcome {
+            Ok(_) => panic!("{name} ({what}) was read (strict {strict})"),
+            Err(e) => e,
+        };
+        assert_eq!(e.code, expected, "{name} ({what}), strict {strict}: {e}");
+        assert!(took < time_bound(), "{name} ({what}) took {took:?}");
+        eprintln!("{name}: {} in {:.1} ms (strict {strict}): {}", e.code.as_str(), took.as_secs_f64() * 1e3, e.message);
+    }
+}
+
+#[test]
+fn hostile_files_are_refused_fast() {
+    for (name, expected, what) in HOSTILE {
+        let bytes = std::fs::read(regressions().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        refused(name, &bytes, *expected, what);
+    }
+}
+
+#[test]
+fn freshly_built_hostile_files_are_refused_fast() {
+    // Same recipes against the current writers (cfb, zip), in case the committed copies age.
+    for (name, expected, what) in HOSTILE {
+        refused(name, &build(name), *expected, what);
+    }
+}
+
+// Header strings are copied into every paragraph that uses them (style names, list
+// markers): a huge one times many paragraphs must not multiply into gigabytes, and
+// extreme numbering values must neither overflow nor render as megabytes of letters.
+
+/// (file, what it is): each must read, fast, into a small model.
+const AMPLIFIERS: &[(&str, &str)] = &[
+    ("hostile-hwpx-numbering-start-u32max.bin", "numbering starts at 4294967295, LATIN_CAPITAL"),
+    ("hostile-hwpx-long-header-strings.bin", "200,000-char style name and bullet, 100,000 ^1 in a template"),
+    ("hostile-hwp5-long-header-strings.bin", "30,000-char style name, 16,000 ^1 in a numbering format"),
+];
+
+fn hwpx_with_header(header: &str, paragraphs: usize, para_attrs: &str) -> Vec<u8> {
+    let mut section = String::from("<hs:sec>");
+    for _ in 0..paragraphs {
+        section.push_str(&format!(r#"<hp:p {para_attrs}><hp:run><hp:t>x</hp:t></hp:run></hp:p>"#));
+    }
+    section.push_str("</hs:sec>");
+    package(&[("mimetype", "application/hwp+zip"), ("Contents/header.xml", header), ("Contents/section0.xml", &section)])
+}
+
+fn build_amplifier(name: &str) -> Vec<u8> {
+    match name {
+        "hostile-hwpx-numbering-start-u32max.bin" => hwpx_with_header(
+            r#"<hh:head><hh:refList><hh:numberings><hh:numbering id="1"><hh:paraHead level="1" start="4294967295" numFormat="LATIN_CAPITAL">^1.</hh:paraHead></hh:numbering></hh:numberings><hh:paraProperties><hh:paraPr id="1"><hh:heading type="NUMBER" idRef="1" level="0"/></hh:paraPr></hh:paraProperties></hh:refList></hh:head>"#,
+            3,
+            r#"paraPrIDRef="1""#,
+        ),
+        "hostile-hwpx-long-header-strings.bin" => {
+            let long = "A".repeat(200_000);
+            let template = "^1".repeat(100_000);
+            let header = format!(
+                r#"<hh:head><hh:refList><hh:numberings><hh:numbering id="1"><hh:paraHead level="1" start="1" numFormat="DIGIT">{template}</hh:paraHead></hh:numbering></hh:numberings><hh:bullets><hh:bullet id="2" char="{long}"/></hh:bullets><hh:paraProperties><hh:paraPr id="1"><hh:heading type="NUMBER" idRef="1" level="0"/></hh:paraPr><hh:paraPr id="2"><hh:heading type="BULLET" idRef="2" level="0"/></hh:paraPr></hh:paraProperties><hh:styles><hh:style id="0" type="PARA" name="{long}" engName="{long}"/></hh:styles></hh:refList></hh:head>"#
+            );
+            let mut section = String::from("<hs:sec>");
+            for k in 0..3000 {
+                let para_pr = 1 + k % 2;
+                section.push_str(&format!(
+                    r#"<hp:p paraPrIDRef="{para_pr}" styleIDRef="0"><hp:run><hp:t>x</hp:t></hp:run></hp:p>"#
+                ));
+            }
+            section.push_str("</hs:sec>");
+            package(&[
+                ("mimetype", "application/hwp+zip"),
+                ("Contents/header.xml", &header),
+                ("Contents/section0.xml", &section),
+            ])
+        }
+        "hostile-hwp5-long-header-strings.bin" => {
+            let wide = |s: &str| -> Vec<u8> {
+                let units: Vec<u16> = s.encode_utf16().collect();
+                let mut v = (units.len() as u16).to_le_bytes().to_vec();
+                v.extend(units.iter().flat_map(|u| u.to_le_bytes()));
+                v
+            };
+            let mut info = Vec::new();
+            let mut style = wide(&"가".repeat(30_000));
+            style.extend(wide("s"));
+            style.push(0);
+            info.extend(record(26, 0, &style)); // STYLE
+            let mut numbering = vec![0u8; 12];
+            numbering.extend(wide(&"^1".repeat(16_000)));
+            info.extend(record(23, 0, &numbering)); // NUMBERING (one level, then cut short)
+            let mut para_shape = (2u32 << 23).to_le_bytes().to_vec(); // head: NUMBER, level 0
+            para_shape.extend_from_slice(&[0u8; 26]);
+            para_shape.extend_from_slice(&1u16.to_le_bytes()); // numbering id 1
+            info.extend(record(25, 0, &para_shape)); // PARA_SHAPE
+            let mut section = Vec::new();
+            for _ in 0..3000 {
+                section.extend(paragraph(0, "x"));
+            }
+            let deflate = |raw: &[u8]| {
+                let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+                e.write_all(raw).unwrap();
+                e.finish().unwrap()
+            };
+            hwp_compressed_with_info(&deflate(&info), &deflate(&section))
+        }
+        other => panic!("no recipe for {other}"),
+    }
+}
+
+#[test]
+#[ignore = "rewrites fuzz/regressions/hostile-*.bin"]
+fn generate_amplifiers() {
+    for (name, _) in AMPLIFIERS {
+        std::fs::write(regressions().join(name), build_amplifier(name)).unwrap();
+    }
+}
+
+#[test]
+fn header_strings_are_not_multiplied() {
+    for (name, what) in AMPLIFIERS {
+        let bytes = std::fs::read(regressions().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let started = Instant::now();
+        let doc = read(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{name} ({what}): {e}"));
+        let json = serde_json::to_string(&doc).unwrap();
+        let took = started.elapsed();
+        eprintln!("{name}: read in {:.1} ms, model {} bytes as JSON", took.as_secs_f64() * 1e3, json.len());
+        assert!(took < time_bound(), "{name} ({what}) took {took:?}");
+        // 3,000 paragraphs: with header strings cut to 256 characters each paragraph's JSON
+        // stays near 1.6 KB; copied whole they made hundreds of megabytes (or, for the
+        // u32::MAX start, 165 million letters per marker and an overflow on the next one).
+        assert!(json.len() < 8 << 20, "{name} ({what}): the model is {} bytes", json.len());
+        assert!(!doc.sections.is_empty() && !doc.sections[0].blocks.is_empty(), "{name}: nothing read");
+    }
+}
