@@ -54,7 +54,14 @@ impl NativeDocument {
         for section in &self.doc.sections {
             for block in &section.blocks {
                 let p = block.provenance();
-                out.push(("body", p.section, p.paragraph, block.kind(), p.page, block_text(block)));
+                out.push((
+                    "body",
+                    p.section,
+                    p.paragraph,
+                    block.kind(),
+                    p.page,
+                    block_text(block),
+                ));
             }
         }
         if include_furniture {
@@ -100,7 +107,10 @@ impl NativeDocument {
 }
 
 fn options(strict: bool) -> Options {
-    Options { strict, ..Options::default() }
+    Options {
+        strict,
+        ..Options::default()
+    }
 }
 
 /// Parse a document held in memory.
@@ -108,7 +118,9 @@ fn options(strict: bool) -> Options {
 #[pyo3(signature = (data, strict = false))]
 fn parse_bytes(py: Python<'_>, data: &[u8], strict: bool) -> PyResult<NativeDocument> {
     let opts = options(strict);
-    let doc = py.detach(|| rhwp_reader::read_guarded(data, &opts)).map_err(to_py_err)?;
+    let doc = py
+        .detach(|| rhwp_reader::read_guarded(data, &opts))
+        .map_err(to_py_err)?;
     Ok(NativeDocument { doc: Arc::new(doc) })
 }
 
@@ -118,10 +130,12 @@ fn parse_bytes(py: Python<'_>, data: &[u8], strict: bool) -> PyResult<NativeDocu
 #[pyo3(signature = (path, strict = false))]
 fn parse_path(py: Python<'_>, path: std::path::PathBuf, strict: bool) -> PyResult<NativeDocument> {
     let opts = options(strict);
-    let result = py.detach(move || -> Result<Result<Document, rhwp_reader::Error>, std::io::Error> {
-        let bytes = std::fs::read(&path)?;
-        Ok(rhwp_reader::read_guarded(&bytes, &opts))
-    });
+    let result = py.detach(
+        move || -> Result<Result<Document, rhwp_reader::Error>, std::io::Error> {
+            let bytes = std::fs::read(&path)?;
+            Ok(rhwp_reader::read_guarded(&bytes, &opts))
+        },
+    );
     let doc = result?.map_err(to_py_err)?;
     Ok(NativeDocument { doc: Arc::new(doc) })
 }

@@ -32,7 +32,10 @@ fn main() {
         }
         let per = start.elapsed().as_secs_f64() * 1000.0 / n as f64;
         // The minimum is the figure least disturbed by other load on the machine.
-        println!("{path}: mean {per:.4} ms, min {best:.4} ms per parse+text ({} bytes of text)", chars / n.max(1) as usize);
+        println!(
+            "{path}: mean {per:.4} ms, min {best:.4} ms per parse+text ({} bytes of text)",
+            chars / n.max(1) as usize
+        );
         return;
     }
     match read(&bytes, &options) {
@@ -40,13 +43,21 @@ fn main() {
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }
         Ok(doc) => {
-            println!("{}", text::document_text(&doc, !args.iter().any(|a| a == "--body")));
+            println!(
+                "{}",
+                text::document_text(&doc, !args.iter().any(|a| a == "--body"))
+            );
             for w in &doc.warnings {
                 eprintln!("warning: {w}");
             }
         }
         Err(e) => {
-            println!("error {}: {}\nsuggestion: {}", e.code.as_str(), e.message, e.suggestion);
+            println!(
+                "error {}: {}\nsuggestion: {}",
+                e.code.as_str(),
+                e.message,
+                e.suggestion
+            );
             std::process::exit(1);
         }
     }

@@ -21,7 +21,10 @@ fn bench(inputs: &[&String]) {
             Ok(entries) => {
                 let mut found: Vec<PathBuf> = entries
                     .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("hwpx")))
+                    .filter(|p| {
+                        p.extension()
+                            .is_some_and(|x| x.eq_ignore_ascii_case("hwpx"))
+                    })
                     .collect();
                 found.sort();
                 files.extend(found);
@@ -31,8 +34,12 @@ fn bench(inputs: &[&String]) {
     }
     let options = Options::default();
     let parse_text = |path: &PathBuf| -> usize {
-        let Ok(bytes) = std::fs::read(path) else { return 0 };
-        read(&bytes, &options).map(|doc| document_text(&doc, true).len()).unwrap_or(0)
+        let Ok(bytes) = std::fs::read(path) else {
+            return 0;
+        };
+        read(&bytes, &options)
+            .map(|doc| document_text(&doc, true).len())
+            .unwrap_or(0)
     };
     let mut rows: Vec<(String, u64, f64)> = Vec::new();
     for path in &files {
@@ -47,7 +54,10 @@ fn bench(inputs: &[&String]) {
         }
         times.sort_by(f64::total_cmp);
         let median = times[times.len() / 2];
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         println!("{name}\t{size}\t{median:.4}");
         rows.push((name, size, median));
     }
@@ -78,7 +88,10 @@ fn main() {
         bench(&args.iter().skip(1).collect::<Vec<_>>());
         return;
     }
-    let Some(path) = args.iter().find(|a| !a.starts_with("--") && a.parse::<u32>().is_err()) else {
+    let Some(path) = args
+        .iter()
+        .find(|a| !a.starts_with("--") && a.parse::<u32>().is_err())
+    else {
         eprintln!("usage: dump_hwpx FILE [--json] [--strict] [--time N]");
         std::process::exit(2);
     };
@@ -89,10 +102,17 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let options = Options { strict: args.iter().any(|a| a == "--strict"), ..Options::default() };
+    let options = Options {
+        strict: args.iter().any(|a| a == "--strict"),
+        ..Options::default()
+    };
     if let Some(i) = args.iter().position(|a| a == "--time") {
         // The machine may be shared: report the best of five batches.
-        let n: u32 = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(100).max(1);
+        let n: u32 = args
+            .get(i + 1)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(100)
+            .max(1);
         let mut best = f64::MAX;
         let mut chars = 0;
         for _ in 0..5 {
@@ -104,7 +124,9 @@ fn main() {
             }
             best = best.min(start.elapsed().as_secs_f64() * 1000.0 / n as f64);
         }
-        println!("{path}: {best:.3} ms per parse + text (best of 5 x {n} runs, {chars} bytes of text)");
+        println!(
+            "{path}: {best:.3} ms per parse + text (best of 5 x {n} runs, {chars} bytes of text)"
+        );
         return;
     }
     match read(&bytes, &options) {
@@ -119,7 +141,12 @@ fn main() {
             }
         }
         Err(e) => {
-            println!("error: {} — {}\nsuggestion: {}", e.code.as_str(), e.message, e.suggestion);
+            println!(
+                "error: {} — {}\nsuggestion: {}",
+                e.code.as_str(),
+                e.message,
+                e.suggestion
+            );
             std::process::exit(1);
         }
     }

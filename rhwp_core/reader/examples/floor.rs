@@ -51,7 +51,12 @@ fn floor_hwp(bytes: &[u8]) -> io::Result<Work> {
     let flags = header
         .get(FLAGS_OFFSET..FLAGS_OFFSET + 4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "FileHeader shorter than 40 bytes"))?;
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "FileHeader shorter than 40 bytes",
+            )
+        })?;
     let compressed = flags & FLAG_COMPRESSED != 0;
     let distribution = flags & FLAG_DISTRIBUTION != 0;
 
@@ -59,7 +64,11 @@ fn floor_hwp(bytes: &[u8]) -> io::Result<Work> {
     for (storage, encrypted) in [("/BodyText", false), ("/ViewText", distribution)] {
         // A document without ViewText (or, oddly, BodyText) simply has no such streams.
         if let Ok(entries) = cfb.read_storage(storage) {
-            streams.extend(entries.filter(|e| e.is_stream()).map(|e| (e.path().to_path_buf(), encrypted)));
+            streams.extend(
+                entries
+                    .filter(|e| e.is_stream())
+                    .map(|e| (e.path().to_path_buf(), encrypted)),
+            );
         }
     }
 
@@ -84,7 +93,8 @@ fn floor_hwp(bytes: &[u8]) -> io::Result<Work> {
 }
 
 fn is_hwpx_content(name: &[u8]) -> bool {
-    name == b"Contents/header.xml" || (name.starts_with(b"Contents/section") && name.ends_with(b".xml"))
+    name == b"Contents/header.xml"
+        || (name.starts_with(b"Contents/section") && name.ends_with(b".xml"))
 }
 
 fn floor_hwpx(bytes: &[u8]) -> io::Result<Work> {
@@ -99,7 +109,9 @@ fn floor_hwpx(bytes: &[u8]) -> io::Result<Work> {
     let mut out = Vec::new();
     for index in wanted {
         out.clear();
-        zip.by_index(index).map_err(io::Error::other)?.read_to_end(&mut out)?;
+        zip.by_index(index)
+            .map_err(io::Error::other)?
+            .read_to_end(&mut out)?;
         work.streams += 1;
         work.inflated_bytes += out.len() as u64;
     }
@@ -114,7 +126,10 @@ fn floor_once(path: &Path) -> io::Result<(&'static str, Work)> {
     } else if bytes.starts_with(b"PK") {
         Ok(("hwpx", floor_hwpx(&bytes)?))
     } else {
-        Err(io::Error::new(io::ErrorKind::InvalidData, "neither a compound file nor a zip"))
+        Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "neither a compound file nor a zip",
+        ))
     }
 }
 

@@ -8,7 +8,10 @@ fn main() {
         eprintln!("usage: records FILE [STREAM]");
         std::process::exit(2);
     };
-    let stream = args.get(2).map(String::as_str).unwrap_or("BodyText/Section0");
+    let stream = args
+        .get(2)
+        .map(String::as_str)
+        .unwrap_or("BodyText/Section0");
     let bytes = std::fs::read(path).expect("read file");
     let run = || -> rhwp_reader::Result<()> {
         let mut c = container::Container::open(&bytes, Default::default())?;
@@ -22,11 +25,28 @@ fn main() {
                 String::new()
             };
             let hex: String = d.iter().take(48).map(|b| format!("{b:02x}")).collect();
-            println!("{}{} len={} {id} {hex}", "  ".repeat(r.level as usize), r.tag, r.len);
+            println!(
+                "{}{} len={} {id} {hex}",
+                "  ".repeat(r.level as usize),
+                r.tag,
+                r.len
+            );
             if r.tag == record::tag::PARA_LINE_SEG && std::env::var_os("LINES").is_some() {
                 for seg in d.chunks_exact(36) {
-                    let v: Vec<i64> = seg.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64).collect();
-                    println!("{}  line start={} vpos={} h={} colx={} width={} flags={:#x}", "  ".repeat(r.level as usize), v[0], v[1], v[2], v[6], v[7], v[8]);
+                    let v: Vec<i64> = seg
+                        .chunks_exact(4)
+                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as i64)
+                        .collect();
+                    println!(
+                        "{}  line start={} vpos={} h={} colx={} width={} flags={:#x}",
+                        "  ".repeat(r.level as usize),
+                        v[0],
+                        v[1],
+                        v[2],
+                        v[6],
+                        v[7],
+                        v[8]
+                    );
                 }
             }
         }

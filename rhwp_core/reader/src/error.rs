@@ -35,7 +35,11 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn unsupported(message: impl Into<String>, suggestion: impl Into<String>) -> Self {
-        Error { code: ErrorCode::UnsupportedFormat, message: message.into(), suggestion: suggestion.into() }
+        Error {
+            code: ErrorCode::UnsupportedFormat,
+            message: message.into(),
+            suggestion: suggestion.into(),
+        }
     }
 
     pub fn corrupt(message: impl Into<String>) -> Self {

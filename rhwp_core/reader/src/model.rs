@@ -272,7 +272,12 @@ impl Document {
 
 impl Run {
     fn is_plain(&self) -> bool {
-        !(self.bold || self.italic || self.underline || self.strike || self.superscript || self.subscript)
+        !(self.bold
+            || self.italic
+            || self.underline
+            || self.strike
+            || self.superscript
+            || self.subscript)
             && self.link.is_none()
     }
 }

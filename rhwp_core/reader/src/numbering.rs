@@ -69,12 +69,20 @@ impl NumberStyle {
 
     /// From an OWPML `numFormat` name; unknown names write digits.
     pub fn from_owpml(name: &str) -> Self {
-        OWPML_NAMES.iter().position(|n| *n == name).map(|i| ORDER[i]).unwrap_or_default()
+        OWPML_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| ORDER[i])
+            .unwrap_or_default()
     }
 }
 
-const HANGUL_SYLLABLES: [char; 14] = ['가', '나', '다', '라', '마', '바', '사', '아', '자', '차', '카', '타', '파', '하'];
-const HANGUL_JAMO: [char; 14] = ['ㄱ', 'ㄴ', 'ㄷ', 'ㄹ', 'ㅁ', 'ㅂ', 'ㅅ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ'];
+const HANGUL_SYLLABLES: [char; 14] = [
+    '가', '나', '다', '라', '마', '바', '사', '아', '자', '차', '카', '타', '파', '하',
+];
+const HANGUL_JAMO: [char; 14] = [
+    'ㄱ', 'ㄴ', 'ㄷ', 'ㄹ', 'ㅁ', 'ㅂ', 'ㅅ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ',
+];
 const HANGUL_DIGITS: [char; 10] = ['일', '이', '삼', '사', '오', '육', '칠', '팔', '구', '십'];
 const IDEOGRAPHS: [char; 10] = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
 
@@ -84,7 +92,10 @@ fn nth(set: &[char], n: u32) -> Option<char> {
 }
 
 fn nth_code_point(first: u32, count: u32, n: u32) -> Option<char> {
-    (1..=count).contains(&n).then(|| char::from_u32(first + n - 1)).flatten()
+    (1..=count)
+        .contains(&n)
+        .then(|| char::from_u32(first + n - 1))
+        .flatten()
 }
 
 fn roman(mut n: u32, out: &mut String, small: bool) {
@@ -201,7 +212,10 @@ mod tests {
     #[test]
     fn both_formats_name_the_same_styles() {
         for (code, name) in OWPML_NAMES.iter().enumerate() {
-            assert_eq!(NumberStyle::from_hwp5(code as u8), NumberStyle::from_owpml(name));
+            assert_eq!(
+                NumberStyle::from_hwp5(code as u8),
+                NumberStyle::from_owpml(name)
+            );
         }
         assert_eq!(NumberStyle::from_hwp5(200), NumberStyle::Digit);
         assert_eq!(NumberStyle::from_owpml("SOMETHING_NEW"), NumberStyle::Digit);
@@ -209,9 +223,18 @@ mod tests {
 
     #[test]
     fn templates() {
-        let styles = [NumberStyle::Digit, NumberStyle::HangulSyllable, NumberStyle::RomanCapital];
+        let styles = [
+            NumberStyle::Digit,
+            NumberStyle::HangulSyllable,
+            NumberStyle::RomanCapital,
+        ];
         let counters = [3, 2, 4];
-        let at = |l: usize| (counters.get(l).copied().unwrap_or(1), styles.get(l).copied().unwrap_or_default());
+        let at = |l: usize| {
+            (
+                counters.get(l).copied().unwrap_or(1),
+                styles.get(l).copied().unwrap_or_default(),
+            )
+        };
         assert_eq!(expand_template("^1.", at), "3.");
         assert_eq!(expand_template("^2)", at), "나)");
         assert_eq!(expand_template("(^3)", at), "(IV)");

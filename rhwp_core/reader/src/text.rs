@@ -61,7 +61,10 @@ pub fn block_text(block: &Block) -> String {
 pub fn push_furniture(furniture: &[Furniture], out: &mut String) {
     let mut seen: HashSet<String> = HashSet::new();
     for order in [["header", "footer"], ["footnote", "endnote"]] {
-        for f in furniture.iter().filter(|f| order.contains(&f.kind.as_str())) {
+        for f in furniture
+            .iter()
+            .filter(|f| order.contains(&f.kind.as_str()))
+        {
             let mut text = String::new();
             push_blocks(&f.blocks, &mut text);
             if text.is_empty() {

@@ -5,7 +5,11 @@ use std::path::{Path, PathBuf};
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect()
+        })
         .unwrap_or_default();
     out.sort();
     out
@@ -29,12 +33,18 @@ fn replay(name: &str, bytes: &[u8]) {
         if name.starts_with("hwp5_records-") {
             hwp5_records(bytes, &options);
         } else if name.starts_with("hwpx_section-") {
-            hwpx_section(bytes, &options, rhwp_reader::hwpx::header::Header::default());
+            hwpx_section(
+                bytes,
+                &options,
+                rhwp_reader::hwpx::header::Header::default(),
+            );
         } else if name.starts_with("hwpx_parts-") {
             // As fuzz_targets/hwpx_parts.rs: u32 header length, header.xml, section0.xml.
             if let [a, b, c, d, rest @ ..] = bytes {
-                let (head, section) = rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
-                let header = rhwp_reader::hwpx::header::parse(head, &options.limits).unwrap_or_default();
+                let (head, section) =
+                    rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
+                let header =
+                    rhwp_reader::hwpx::header::parse(head, &options.limits).unwrap_or_default();
                 hwpx_section(section, &options, header);
             }
         } else if let Ok(doc) = rhwp_reader::read(bytes, &options) {
@@ -58,7 +68,9 @@ fn hwp5_records(data: &[u8], options: &rhwp_reader::Options) {
         Err(_) => doc_info::DocInfo::default(),
     };
     let mut pages = PageTracker::default();
-    if let Ok((section, furniture)) = rhwp_reader::hwp5::read_section(section_bytes, &info, options, 0, &mut pages) {
+    if let Ok((section, furniture)) =
+        rhwp_reader::hwp5::read_section(section_bytes, &info, options, 0, &mut pages)
+    {
         let mut doc = rhwp_reader::Document::new(rhwp_reader::model::Format::Hwp);
         doc.sections.push(section);
         doc.furniture = furniture;
@@ -68,7 +80,11 @@ fn hwp5_records(data: &[u8], options: &rhwp_reader::Options) {
 }
 
 /// As fuzz_targets/hwpx_section.rs: the bytes are one section part (read with `header`).
-fn hwpx_section(data: &[u8], options: &rhwp_reader::Options, header: rhwp_reader::hwpx::header::Header) {
+fn hwpx_section(
+    data: &[u8],
+    options: &rhwp_reader::Options,
+    header: rhwp_reader::hwpx::header::Header,
+) {
     use rhwp_reader::hwpx::section;
     let bins = std::collections::HashMap::new();
     let input = section::SectionInput {
@@ -92,7 +108,9 @@ fn hwpx_section(data: &[u8], options: &rhwp_reader::Options, header: rhwp_reader
 fn fuzz_regressions_do_not_panic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
     for f in files_in(&dir) {
-        let Some(name) = f.file_name().map(|n| n.to_string_lossy().into_owned()) else { continue };
+        let Some(name) = f.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
         if name == ".keep" {
             continue;
         }
@@ -103,7 +121,10 @@ fn fuzz_regressions_do_not_panic() {
         // loose because this runs unoptimised, where the reader is ~10x slower.
         let took = started.elapsed();
         // A hang guard (debug build, loaded machine), not a benchmark.
-        assert!(took < std::time::Duration::from_secs(20), "{name} took {took:?}");
+        assert!(
+            took < std::time::Duration::from_secs(20),
+            "{name} took {took:?}"
+        );
     }
 }
 

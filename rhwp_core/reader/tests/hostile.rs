@@ -19,14 +19,46 @@ const TABLE: u16 = 77;
 
 /// (file, expected code, what it is).
 const HOSTILE: &[(&str, ErrorCode, &str)] = &[
-    ("hostile-hwp5-record-claims-2gb.bin", ErrorCode::CorruptDocument, "a record whose extended size claims 2 GB"),
-    ("hostile-hwp5-extended-size-cut.bin", ErrorCode::CorruptDocument, "size 0xFFF, extended size cut off"),
-    ("hostile-hwp5-self-nesting-levels.bin", ErrorCode::TooLarge, "tables in cells 500 levels deep"),
-    ("hostile-hwp5-cyclic-fat-stream.bin", ErrorCode::CorruptDocument, "a section's FAT chain loops back"),
-    ("hostile-hwp5-cyclic-fat-directory.bin", ErrorCode::CorruptDocument, "the directory's FAT chain loops"),
-    ("hostile-hwp5-deflate-bomb.bin", ErrorCode::TooLarge, "a 17 KB section inflating to 17 MiB (ratio ~1000)"),
-    ("hostile-hwpx-10000-deep-tbl.bin", ErrorCode::TooLarge, "10,000 nested <hp:tbl>/<hp:subList>"),
-    ("hostile-hwpx-zip-slip-name.bin", ErrorCode::CorruptDocument, "a zip entry named ../../etc/passwd"),
+    (
+        "hostile-hwp5-record-claims-2gb.bin",
+        ErrorCode::CorruptDocument,
+        "a record whose extended size claims 2 GB",
+    ),
+    (
+        "hostile-hwp5-extended-size-cut.bin",
+        ErrorCode::CorruptDocument,
+        "size 0xFFF, extended size cut off",
+    ),
+    (
+        "hostile-hwp5-self-nesting-levels.bin",
+        ErrorCode::TooLarge,
+        "tables in cells 500 levels deep",
+    ),
+    (
+        "hostile-hwp5-cyclic-fat-stream.bin",
+        ErrorCode::CorruptDocument,
+        "a section's FAT chain loops back",
+    ),
+    (
+        "hostile-hwp5-cyclic-fat-directory.bin",
+        ErrorCode::CorruptDocument,
+        "the directory's FAT chain loops",
+    ),
+    (
+        "hostile-hwp5-deflate-bomb.bin",
+        ErrorCode::TooLarge,
+        "a 17 KB section inflating to 17 MiB (ratio ~1000)",
+    ),
+    (
+        "hostile-hwpx-10000-deep-tbl.bin",
+        ErrorCode::TooLarge,
+        "10,000 nested <hp:tbl>/<hp:subList>",
+    ),
+    (
+        "hostile-hwpx-zip-slip-name.bin",
+        ErrorCode::CorruptDocument,
+        "a zip entry named ../../etc/passwd",
+    ),
 ];
 
 fn regressions() -> PathBuf {
@@ -35,7 +67,9 @@ fn regressions() -> PathBuf {
 
 fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
     let size = data.len() as u32;
-    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20)).to_le_bytes().to_vec();
+    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20))
+        .to_le_bytes()
+        .to_vec();
     if size >= 0xFFF {
         v.extend_from_slice(&size.to_le_bytes());
     }
@@ -54,35 +88,57 @@ fn paragraph(level: u16, text: &str) -> Vec<u8> {
 /// An uncompressed HWP 5.0 compound file with one section (version 3, 512-byte
 /// sectors, as Hancom writes them).
 fn hwp(section: &[u8]) -> Vec<u8> {
-    let mut cfb = cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
+    let mut cfb =
+        cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
     let mut header = vec![0u8; 256];
     header[..17].copy_from_slice(b"HWP Document File");
     header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
-    cfb.create_stream("FileHeader").unwrap().write_all(&header).unwrap();
-    cfb.create_stream("DocInfo").unwrap().write_all(&[]).unwrap();
+    cfb.create_stream("FileHeader")
+        .unwrap()
+        .write_all(&header)
+        .unwrap();
+    cfb.create_stream("DocInfo")
+        .unwrap()
+        .write_all(&[])
+        .unwrap();
     cfb.create_storage("BodyText").unwrap();
-    cfb.create_stream("BodyText/Section0").unwrap().write_all(section).unwrap();
+    cfb.create_stream("BodyText/Section0")
+        .unwrap()
+        .write_all(section)
+        .unwrap();
     cfb.flush().unwrap();
     cfb.into_inner().into_inner()
 }
 
 /// A compressed HWP 5.0 file whose one section is the given deflate stream.
 fn hwp_compressed(section: &[u8]) -> Vec<u8> {
-    let empty = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast()).finish().unwrap();
+    let empty = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast())
+        .finish()
+        .unwrap();
     hwp_compressed_with_info(&empty, section)
 }
 
 /// A compressed HWP 5.0 file from deflated DocInfo and section streams.
 fn hwp_compressed_with_info(info: &[u8], section: &[u8]) -> Vec<u8> {
-    let mut cfb = cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
+    let mut cfb =
+        cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
     let mut header = vec![0u8; 256];
     header[..17].copy_from_slice(b"HWP Document File");
     header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
     header[36] = 1; // compressed
-    cfb.create_stream("FileHeader").unwrap().write_all(&header).unwrap();
-    cfb.create_stream("DocInfo").unwrap().write_all(info).unwrap();
+    cfb.create_stream("FileHeader")
+        .unwrap()
+        .write_all(&header)
+        .unwrap();
+    cfb.create_stream("DocInfo")
+        .unwrap()
+        .write_all(info)
+        .unwrap();
     cfb.create_storage("BodyText").unwrap();
-    cfb.create_stream("BodyText/Section0").unwrap().write_all(section).unwrap();
+    cfb.create_stream("BodyText/Section0")
+        .unwrap()
+        .write_all(section)
+        .unwrap();
     cfb.flush().unwrap();
     cfb.into_inner().into_inner()
 }
@@ -138,10 +194,18 @@ fn build(name: &str) -> Vec<u8> {
             for d in 0..500u16 {
                 let level = d * 2;
                 s.extend(record(PARA_HEADER, level, &[0u8; 22]));
-                s.extend(record(PARA_TEXT, level + 1, &[11, 0, b' ', b'l', b'b', b't', 0, 0, 0, 0, 0, 0, 0, 0, 11, 0]));
+                s.extend(record(
+                    PARA_TEXT,
+                    level + 1,
+                    &[11, 0, b' ', b'l', b'b', b't', 0, 0, 0, 0, 0, 0, 0, 0, 11, 0],
+                ));
                 s.extend(record(CTRL_HEADER, level + 1, b" lbt"));
                 s.extend(record(TABLE, level + 2, &[0, 0, 0, 0, 1, 0, 1, 0]));
-                s.extend(record(LIST_HEADER, level + 2, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0]));
+                s.extend(record(
+                    LIST_HEADER,
+                    level + 2,
+                    &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0],
+                ));
             }
             hwp(&s)
         }
@@ -176,8 +240,14 @@ fn build(name: &str) -> Vec<u8> {
             let mut head = record(PARA_HEADER, 0, &[0u8; 22]);
             head.extend_from_slice(&((PARA_TEXT as u32) | (1 << 10) | (0xFFF << 20)).to_le_bytes());
             head.extend_from_slice(&text_bytes.to_le_bytes());
-            let syllables: Vec<u8> = "가".encode_utf16().flat_map(|u| u.to_le_bytes()).cycle().take(1 << 16).collect();
-            let mut section = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+            let syllables: Vec<u8> = "가"
+                .encode_utf16()
+                .flat_map(|u| u.to_le_bytes())
+                .cycle()
+                .take(1 << 16)
+                .collect();
+            let mut section =
+                flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
             section.write_all(&head).unwrap();
             for _ in 0..(text_bytes as usize / syllables.len()) {
                 section.write_all(&syllables).unwrap();
@@ -189,13 +259,18 @@ fn build(name: &str) -> Vec<u8> {
                 r#"<?xml version="1.0" encoding="UTF-8"?><hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph"><hp:p><hp:run>"#,
             );
             for _ in 0..10_000 {
-                xml.push_str(r#"<hp:tbl rowCnt="1" colCnt="1"><hp:tr><hp:tc><hp:subList><hp:p><hp:run>"#);
+                xml.push_str(
+                    r#"<hp:tbl rowCnt="1" colCnt="1"><hp:tr><hp:tc><hp:subList><hp:p><hp:run>"#,
+                );
             }
             for _ in 0..10_000 {
                 xml.push_str("</hp:run></hp:p></hp:subList></hp:tc></hp:tr></hp:tbl>");
             }
             xml.push_str("</hp:run></hp:p></hs:sec>");
-            package(&[("mimetype", "application/hwp+zip"), ("Contents/section0.xml", &xml)])
+            package(&[
+                ("mimetype", "application/hwp+zip"),
+                ("Contents/section0.xml", &xml),
+            ])
         }
         "hostile-hwpx-zip-slip-name.bin" => package(&[
             ("mimetype", "application/hwp+zip"),
@@ -211,7 +286,8 @@ fn build(name: &str) -> Vec<u8> {
 
 fn package(entries: &[(&str, &str)]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
     for (name, body) in entries {
         w.start_file(*name, options).unwrap();
         w.write_all(body.as_bytes()).unwrap();
@@ -227,8 +303,7 @@ fn generate() {
     }
 }
 
-/// One second optimised (`cargo test --release`); unoptimised code inflates and
-/// walks ~10x slower and the test machine may be shared, so debug runs get four.
+/// Refused in milliseconds when optimised; unoptimised code on a shared machine is ~10x slower.
 fn time_bound() -> Duration {
     // A hang guard, not a benchmark: generous enough for a debug build on a loaded CI machine,
     // far below what an unbounded inflation or loop would take.
@@ -238,7 +313,10 @@ fn time_bound() -> Duration {
 /// Read a hostile file in both modes: the expected code, under a second.
 fn refused(name: &str, bytes: &[u8], expected: ErrorCode, what: &str) {
     for strict in [false, true] {
-        let options = Options { strict, ..Options::default() };
+        let options = Options {
+            strict,
+            ..Options::default()
+        };
         let started = Instant::now();
         let outcome = read(bytes, &options);
         let took = started.elapsed();
@@ -248,14 +326,20 @@ fn refused(name: &str, bytes: &[u8], expected: ErrorCode, what: &str) {
         };
         assert_eq!(e.code, expected, "{name} ({what}), strict {strict}: {e}");
         assert!(took < time_bound(), "{name} ({what}) took {took:?}");
-        eprintln!("{name}: {} in {:.1} ms (strict {strict}): {}", e.code.as_str(), took.as_secs_f64() * 1e3, e.message);
+        eprintln!(
+            "{name}: {} in {:.1} ms (strict {strict}): {}",
+            e.code.as_str(),
+            took.as_secs_f64() * 1e3,
+            e.message
+        );
     }
 }
 
 #[test]
 fn hostile_files_are_refused_fast() {
     for (name, expected, what) in HOSTILE {
-        let bytes = std::fs::read(regressions().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let bytes =
+            std::fs::read(regressions().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         refused(name, &bytes, *expected, what);
     }
 }
@@ -274,18 +358,33 @@ fn freshly_built_hostile_files_are_refused_fast() {
 
 /// (file, what it is): each must read, fast, into a small model.
 const AMPLIFIERS: &[(&str, &str)] = &[
-    ("hostile-hwpx-numbering-start-u32max.bin", "numbering starts at 4294967295, LATIN_CAPITAL"),
-    ("hostile-hwpx-long-header-strings.bin", "200,000-char style name and bullet, 100,000 ^1 in a template"),
-    ("hostile-hwp5-long-header-strings.bin", "30,000-char style name, 16,000 ^1 in a numbering format"),
+    (
+        "hostile-hwpx-numbering-start-u32max.bin",
+        "numbering starts at 4294967295, LATIN_CAPITAL",
+    ),
+    (
+        "hostile-hwpx-long-header-strings.bin",
+        "200,000-char style name and bullet, 100,000 ^1 in a template",
+    ),
+    (
+        "hostile-hwp5-long-header-strings.bin",
+        "30,000-char style name, 16,000 ^1 in a numbering format",
+    ),
 ];
 
 fn hwpx_with_header(header: &str, paragraphs: usize, para_attrs: &str) -> Vec<u8> {
     let mut section = String::from("<hs:sec>");
     for _ in 0..paragraphs {
-        section.push_str(&format!(r#"<hp:p {para_attrs}><hp:run><hp:t>x</hp:t></hp:run></hp:p>"#));
+        section.push_str(&format!(
+            r#"<hp:p {para_attrs}><hp:run><hp:t>x</hp:t></hp:run></hp:p>"#
+        ));
     }
     section.push_str("</hs:sec>");
-    package(&[("mimetype", "application/hwp+zip"), ("Contents/header.xml", header), ("Contents/section0.xml", &section)])
+    package(&[
+        ("mimetype", "application/hwp+zip"),
+        ("Contents/header.xml", header),
+        ("Contents/section0.xml", &section),
+    ])
 }
 
 fn build_amplifier(name: &str) -> Vec<u8> {
@@ -339,7 +438,8 @@ fn build_amplifier(name: &str) -> Vec<u8> {
                 section.extend(paragraph(0, "x"));
             }
             let deflate = |raw: &[u8]| {
-                let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+                let mut e =
+                    flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
                 e.write_all(raw).unwrap();
                 e.finish().unwrap()
             };
@@ -360,17 +460,30 @@ fn generate_amplifiers() {
 #[test]
 fn header_strings_are_not_multiplied() {
     for (name, what) in AMPLIFIERS {
-        let bytes = std::fs::read(regressions().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let bytes =
+            std::fs::read(regressions().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let started = Instant::now();
-        let doc = read(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{name} ({what}): {e}"));
+        let doc =
+            read(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{name} ({what}): {e}"));
         let json = serde_json::to_string(&doc).unwrap();
         let took = started.elapsed();
-        eprintln!("{name}: read in {:.1} ms, model {} bytes as JSON", took.as_secs_f64() * 1e3, json.len());
+        eprintln!(
+            "{name}: read in {:.1} ms, model {} bytes as JSON",
+            took.as_secs_f64() * 1e3,
+            json.len()
+        );
         assert!(took < time_bound(), "{name} ({what}) took {took:?}");
         // 3,000 paragraphs: with header strings cut to 256 characters each paragraph's JSON
         // stays near 1.6 KB; copied whole they made hundreds of megabytes (or, for the
         // u32::MAX start, 165 million letters per marker and an overflow on the next one).
-        assert!(json.len() < 8 << 20, "{name} ({what}): the model is {} bytes", json.len());
-        assert!(!doc.sections.is_empty() && !doc.sections[0].blocks.is_empty(), "{name}: nothing read");
+        assert!(
+            json.len() < 8 << 20,
+            "{name} ({what}): the model is {} bytes",
+            json.len()
+        );
+        assert!(
+            !doc.sections.is_empty() && !doc.sections[0].blocks.is_empty(),
+            "{name}: nothing read"
+        );
     }
 }

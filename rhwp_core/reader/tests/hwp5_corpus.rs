@@ -13,7 +13,10 @@ fn corpus_dir() -> Option<PathBuf> {
         Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")),
         Some(PathBuf::from("/work/shared/corpus")),
     ];
-    let found = candidates.into_iter().flatten().find(|p| p.join("hwp").is_dir());
+    let found = candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("hwp").is_dir());
     if found.is_none() && std::env::var_os("CI").is_some() {
         panic!("HWP corpus not found: set RHWP_CORPUS to the directory holding hwp/, hwpx/, bad/ and MANIFEST.tsv");
     }
@@ -27,33 +30,62 @@ fn manifest(dir: &Path) -> Vec<(String, String)> {
         .skip(1)
         .filter_map(|l| {
             let cols: Vec<&str> = l.split('\t').collect();
-            Some((cols.first()?.to_string(), cols.get(7).copied().unwrap_or("").to_string()))
+            Some((
+                cols.first()?.to_string(),
+                cols.get(7).copied().unwrap_or("").to_string(),
+            ))
         })
         .collect()
 }
 
 fn chars_of(features: &str) -> Option<u64> {
-    features.split(',').find_map(|f| f.strip_prefix("chars=")).and_then(|n| n.parse().ok())
+    features
+        .split(',')
+        .find_map(|f| f.strip_prefix("chars="))
+        .and_then(|n| n.parse().ok())
 }
 
 /// What `tools/corpus_report.py::expected_codes` accepts for a bad file.
 fn expected_codes(name: &str) -> &'static [ErrorCode] {
     let n = name.to_lowercase();
-    if ["password", "hwp3", "png-renamed", "text-renamed", "zip-not-hwpx"].iter().any(|k| n.contains(k)) {
+    if [
+        "password",
+        "hwp3",
+        "png-renamed",
+        "text-renamed",
+        "zip-not-hwpx",
+    ]
+    .iter()
+    .any(|k| n.contains(k))
+    {
         &[ErrorCode::UnsupportedFormat]
     } else if n.contains("empty") {
         &[ErrorCode::UnsupportedFormat, ErrorCode::CorruptDocument]
-    } else if ["truncated", "bitflip", "missing-section"].iter().any(|k| n.contains(k)) {
+    } else if ["truncated", "bitflip", "missing-section"]
+        .iter()
+        .any(|k| n.contains(k))
+    {
         &[ErrorCode::CorruptDocument]
     } else {
-        &[ErrorCode::UnsupportedFormat, ErrorCode::CorruptDocument, ErrorCode::TooLarge]
+        &[
+            ErrorCode::UnsupportedFormat,
+            ErrorCode::CorruptDocument,
+            ErrorCode::TooLarge,
+        ]
     }
 }
 
 fn check_good(path: &Path, features: &str, failures: &mut Vec<String>) {
     let bytes = std::fs::read(path).expect("read corpus file");
-    let distribution = features.contains("distribution") || path.to_string_lossy().contains("distribution");
-    match read(&bytes, &Options { strict: true, ..Options::default() }) {
+    let distribution =
+        features.contains("distribution") || path.to_string_lossy().contains("distribution");
+    match read(
+        &bytes,
+        &Options {
+            strict: true,
+            ..Options::default()
+        },
+    ) {
         Ok(doc) => {
             let text = text::document_text(&doc, true);
             if chars_of(features).unwrap_or(0) > 0 && text.trim().is_empty() {
@@ -61,20 +93,33 @@ fn check_good(path: &Path, features: &str, failures: &mut Vec<String>) {
             }
             // Distribution documents are read from the decrypted ViewText, never from the
             // "this is a distribution document" notice BodyText shows old viewers.
-            if distribution && (!doc.distribution || text.contains("상위 버전의 배포용 문서")) {
-                failures.push(format!("{}: distribution document not decrypted", path.display()));
+            if distribution && (!doc.distribution || text.contains("상위 버전의 배포용 문서"))
+            {
+                failures.push(format!(
+                    "{}: distribution document not decrypted",
+                    path.display()
+                ));
             }
             if !doc.warnings.is_empty() {
                 failures.push(format!("{}: warnings {:?}", path.display(), doc.warnings));
             }
         }
-        Err(e) => failures.push(format!("{}: {} {}", path.display(), e.code.as_str(), e.message)),
+        Err(e) => failures.push(format!(
+            "{}: {} {}",
+            path.display(),
+            e.code.as_str(),
+            e.message
+        )),
     }
 }
 
 fn check_bad(path: &Path, failures: &mut Vec<String>) {
     let bytes = std::fs::read(path).expect("read bad file");
-    let name = path.file_name().unwrap_or_default().to_string_lossy().to_string();
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
     match read(&bytes, &Options::default()) {
         Ok(_) => failures.push(format!("{name}: read, but it should be refused")),
         Err(e) => {
@@ -94,12 +139,20 @@ fn corpus_hwp_documents_read() {
     let rows = manifest(&dir);
     let mut failures = Vec::new();
     let mut n = 0;
-    for (rel, features) in rows.iter().filter(|(p, _)| p.starts_with("hwp/") && p.ends_with(".hwp")) {
+    for (rel, features) in rows
+        .iter()
+        .filter(|(p, _)| p.starts_with("hwp/") && p.ends_with(".hwp"))
+    {
         check_good(&dir.join(rel), features, &mut failures);
         n += 1;
     }
     assert!(n > 0, "no hwp/ rows in {}/MANIFEST.tsv", dir.display());
-    assert!(failures.is_empty(), "{} of {n} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {n} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -124,10 +177,16 @@ fn corpus_bad_hwp_files_get_the_right_code() {
 fn repository_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let mut failures = Vec::new();
-    for entry in std::fs::read_dir(root.join("hwp")).expect("tests/fixtures/hwp").flatten() {
+    for entry in std::fs::read_dir(root.join("hwp"))
+        .expect("tests/fixtures/hwp")
+        .flatten()
+    {
         check_good(&entry.path(), "", &mut failures);
     }
-    for entry in std::fs::read_dir(root.join("bad")).expect("tests/fixtures/bad").flatten() {
+    for entry in std::fs::read_dir(root.join("bad"))
+        .expect("tests/fixtures/bad")
+        .flatten()
+    {
         if entry.path().extension().is_some_and(|e| e == "hwp") {
             check_bad(&entry.path(), &mut failures);
         }

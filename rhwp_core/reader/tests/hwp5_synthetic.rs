@@ -15,7 +15,9 @@ const TABLE: u16 = 77;
 
 fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
     let size = data.len() as u32;
-    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20)).to_le_bytes().to_vec();
+    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20))
+        .to_le_bytes()
+        .to_vec();
     if size >= 0xFFF {
         v.extend_from_slice(&size.to_le_bytes());
     }
@@ -82,11 +84,20 @@ fn hwp(sections: &[Vec<u8>], flags: u32) -> Vec<u8> {
     header[..17].copy_from_slice(b"HWP Document File");
     header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
     header[36..40].copy_from_slice(&flags.to_le_bytes());
-    cfb.create_stream("FileHeader").unwrap().write_all(&header).unwrap();
-    cfb.create_stream("DocInfo").unwrap().write_all(&[]).unwrap();
+    cfb.create_stream("FileHeader")
+        .unwrap()
+        .write_all(&header)
+        .unwrap();
+    cfb.create_stream("DocInfo")
+        .unwrap()
+        .write_all(&[])
+        .unwrap();
     cfb.create_storage("BodyText").unwrap();
     for (i, s) in sections.iter().enumerate() {
-        cfb.create_stream(format!("BodyText/Section{i}")).unwrap().write_all(s).unwrap();
+        cfb.create_stream(format!("BodyText/Section{i}"))
+            .unwrap()
+            .write_all(s)
+            .unwrap();
     }
     cfb.flush().unwrap();
     cfb.into_inner().into_inner()
@@ -122,22 +133,44 @@ fn table_notes_link_and_pages() {
     tabbed.extend(utf16("page"));
     s.extend(paragraph(0, &tabbed, &[(0, 5000), (12, 0)], 0));
 
-    let doc = read(&hwp(&[s], 0), &Options { strict: true, ..Options::default() }).unwrap();
+    let doc = read(
+        &hwp(&[s], 0),
+        &Options {
+            strict: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     let blocks = &doc.sections[0].blocks;
-    let Block::Paragraph(p) = &blocks[0] else { panic!("{blocks:?}") };
+    let Block::Paragraph(p) = &blocks[0] else {
+        panic!("{blocks:?}")
+    };
     assert_eq!(p.text, "see site");
-    assert_eq!(p.runs.iter().find(|r| r.text == "site").and_then(|r| r.link.as_deref()), Some("http://example.com"));
+    assert_eq!(
+        p.runs
+            .iter()
+            .find(|r| r.text == "site")
+            .and_then(|r| r.link.as_deref()),
+        Some("http://example.com")
+    );
     assert_eq!(p.note_refs[0].number, 7);
     assert_eq!(p.note_refs[0].offset, 8);
-    let Block::Table(t) = &blocks[1] else { panic!("{blocks:?}") };
+    let Block::Table(t) = &blocks[1] else {
+        panic!("{blocks:?}")
+    };
     assert_eq!((t.rows, t.cols, t.cells.len()), (1, 2, 2));
     assert_eq!(text::block_text(&blocks[1]), "A\nB");
     assert_eq!(doc.furniture[0].kind, "footnote");
-    let Block::Paragraph(p2) = &blocks[2] else { panic!() };
+    let Block::Paragraph(p2) = &blocks[2] else {
+        panic!()
+    };
     assert_eq!(p2.text, "next\tpage");
     assert_eq!(p2.provenance.paragraph, 1);
     assert_eq!(doc.pages, Some(2));
-    assert_eq!(text::document_text(&doc, true), "see site\nA\nB\nnext\tpage\nnote");
+    assert_eq!(
+        text::document_text(&doc, true),
+        "see site\nA\nB\nnext\tpage\nnote"
+    );
 }
 
 #[test]
@@ -166,12 +199,25 @@ fn nested_tables(depth: usize) -> Vec<u8> {
 fn nesting_depth_is_bounded() {
     let ok = read(&hwp(&[nested_tables(5)], 0), &Options::default()).unwrap();
     assert!(text::document_text(&ok, true).contains("deep"));
-    let limits = Limits { max_depth: 4, ..Limits::default() };
-    let e = read(&hwp(&[nested_tables(5)], 0), &Options { strict: false, limits }).unwrap_err();
+    let limits = Limits {
+        max_depth: 4,
+        ..Limits::default()
+    };
+    let e = read(
+        &hwp(&[nested_tables(5)], 0),
+        &Options {
+            strict: false,
+            limits,
+        },
+    )
+    .unwrap_err();
     assert_eq!(e.code, ErrorCode::TooLarge);
     // Deeper than the level field allows (300 tables): refused, no stack overflow.
     let e = read(&hwp(&[nested_tables(300)], 0), &Options::default()).unwrap_err();
-    assert!(matches!(e.code, ErrorCode::TooLarge | ErrorCode::CorruptDocument), "{e}");
+    assert!(
+        matches!(e.code, ErrorCode::TooLarge | ErrorCode::CorruptDocument),
+        "{e}"
+    );
 }
 
 #[test]
@@ -187,12 +233,30 @@ fn claimed_sizes_and_record_counts() {
     let doc = read(&hwp(&[good.clone(), s], 0), &Options::default()).unwrap();
     assert_eq!(doc.sections.len(), 1);
     assert_eq!(doc.warnings.len(), 1);
-    let bad = read(&hwp(&[good.clone(), vec![1, 2, 3]], 0), &Options { strict: true, ..Options::default() });
+    let bad = read(
+        &hwp(&[good.clone(), vec![1, 2, 3]], 0),
+        &Options {
+            strict: true,
+            ..Options::default()
+        },
+    );
     assert_eq!(bad.unwrap_err().code, ErrorCode::CorruptDocument);
     // Record-count limit.
-    let many: Vec<u8> = (0..50).flat_map(|_| paragraph(0, &utf16("x"), &[], 0)).collect();
-    let limits = Limits { max_records: 20, ..Limits::default() };
-    let e = read(&hwp(&[many], 0), &Options { strict: false, limits }).unwrap_err();
+    let many: Vec<u8> = (0..50)
+        .flat_map(|_| paragraph(0, &utf16("x"), &[], 0))
+        .collect();
+    let limits = Limits {
+        max_records: 20,
+        ..Limits::default()
+    };
+    let e = read(
+        &hwp(&[many], 0),
+        &Options {
+            strict: false,
+            limits,
+        },
+    )
+    .unwrap_err();
     assert_eq!(e.code, ErrorCode::TooLarge);
 }
 
@@ -214,8 +278,14 @@ fn mutated_real_files_never_panic() {
         seed ^= seed << 17;
         seed
     };
-    for name in ["hwplib-etc.hwp", "hwplib-getting_clickhere_text.hwp", "rhwp-nested-cell-pagination.hwp"] {
-        let Ok(original) = std::fs::read(root.join(name)) else { continue };
+    for name in [
+        "hwplib-etc.hwp",
+        "hwplib-getting_clickhere_text.hwp",
+        "rhwp-nested-cell-pagination.hwp",
+    ] {
+        let Ok(original) = std::fs::read(root.join(name)) else {
+            continue;
+        };
         for round in 0..150 {
             let mut bytes = original.clone();
             match round % 3 {

@@ -15,27 +15,40 @@ fn fixtures() -> PathBuf {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var("RHWP_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".into()));
+    let dir = PathBuf::from(
+        std::env::var("RHWP_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".into()),
+    );
     if dir.join("hwpx").is_dir() {
         return Some(dir);
     }
     if std::env::var_os("CI").is_some() {
         panic!("corpus not found at {} (set RHWP_CORPUS)", dir.display());
     }
-    eprintln!("corpus not found at {}: corpus tests skipped", dir.display());
+    eprintln!(
+        "corpus not found at {}: corpus tests skipped",
+        dir.display()
+    );
     None
 }
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect())
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
 }
 
 fn strict() -> Options {
-    Options { strict: true, ..Options::default() }
+    Options {
+        strict: true,
+        ..Options::default()
+    }
 }
 
 fn read_file(path: &Path, options: &Options) -> rhwp_reader::Result<Document> {
@@ -46,14 +59,30 @@ fn read_file(path: &Path, options: &Options) -> rhwp_reader::Result<Document> {
 /// The codes DESIGN §4 calls for, by the kind of hostile file (as the corpus report judges them).
 fn expected_codes(name: &str) -> &'static [ErrorCode] {
     let n = name.to_ascii_lowercase();
-    if ["password", "hwp3", "png-renamed", "text-renamed", "zip-not-hwpx"].iter().any(|k| n.contains(k)) {
+    if [
+        "password",
+        "hwp3",
+        "png-renamed",
+        "text-renamed",
+        "zip-not-hwpx",
+    ]
+    .iter()
+    .any(|k| n.contains(k))
+    {
         &[ErrorCode::UnsupportedFormat]
-    } else if ["truncated", "bitflip", "missing-section"].iter().any(|k| n.contains(k)) {
+    } else if ["truncated", "bitflip", "missing-section"]
+        .iter()
+        .any(|k| n.contains(k))
+    {
         &[ErrorCode::CorruptDocument]
     } else if ["zip-bomb", "deep-nesting"].iter().any(|k| n.contains(k)) {
         &[ErrorCode::TooLarge, ErrorCode::CorruptDocument]
     } else {
-        &[ErrorCode::UnsupportedFormat, ErrorCode::CorruptDocument, ErrorCode::TooLarge]
+        &[
+            ErrorCode::UnsupportedFormat,
+            ErrorCode::CorruptDocument,
+            ErrorCode::TooLarge,
+        ]
     }
 }
 
@@ -67,11 +96,19 @@ fn check_bad(dir: &Path) -> usize {
             match read_guarded(&bytes, &options) {
                 Ok(_) => panic!("{name}: read, but it should be refused"),
                 Err(e) => {
-                    assert!(expected_codes(&name).contains(&e.code), "{name}: got {} ({})", e.code.as_str(), e.message);
+                    assert!(
+                        expected_codes(&name).contains(&e.code),
+                        "{name}: got {} ({})",
+                        e.code.as_str(),
+                        e.message
+                    );
                     assert!(!e.suggestion.is_empty(), "{name}: no suggestion");
                 }
             }
-            assert!(started.elapsed().as_secs() < 5, "{name}: refused too slowly");
+            assert!(
+                started.elapsed().as_secs() < 5,
+                "{name}: refused too slowly"
+            );
         }
         n += 1;
     }
@@ -80,7 +117,10 @@ fn check_bad(dir: &Path) -> usize {
 
 #[test]
 fn bad_fixtures_get_the_right_code() {
-    assert!(check_bad(&fixtures().join("bad")) > 0, "no bad .hwpx fixtures found");
+    assert!(
+        check_bad(&fixtures().join("bad")) > 0,
+        "no bad .hwpx fixtures found"
+    );
 }
 
 #[test]
@@ -98,7 +138,11 @@ fn check_documents(dir: &Path, reference: Option<&Path>) -> usize {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let doc = read_file(&path, &strict()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!doc.sections.is_empty(), "{name}: no section");
-        assert!(doc.warnings.is_empty(), "{name}: warnings {:?}", doc.warnings);
+        assert!(
+            doc.warnings.is_empty(),
+            "{name}: warnings {:?}",
+            doc.warnings
+        );
         let text = document_text(&doc, true);
         if let Some(reference) = reference {
             let others_found_words = ["unhwp", "rhwp"].iter().any(|r| {
@@ -106,7 +150,10 @@ fn check_documents(dir: &Path, reference: Option<&Path>) -> usize {
                     .is_ok_and(|t| t.chars().any(char::is_alphanumeric))
             });
             if others_found_words {
-                assert!(text.chars().any(char::is_alphanumeric), "{name}: no text, others found some");
+                assert!(
+                    text.chars().any(char::is_alphanumeric),
+                    "{name}: no text, others found some"
+                );
             }
         }
         // Provenance: every section-level block points at a paragraph of its section.
@@ -114,8 +161,16 @@ fn check_documents(dir: &Path, reference: Option<&Path>) -> usize {
             for b in &s.blocks {
                 let p = b.provenance();
                 assert_eq!(p.section, s.index, "{name}");
-                assert!(p.paragraph < s.paragraph_count.max(1), "{name}: paragraph {} of {}", p.paragraph, s.paragraph_count);
-                assert!(p.page.is_none() || doc.pages.is_some(), "{name}: page without a page count");
+                assert!(
+                    p.paragraph < s.paragraph_count.max(1),
+                    "{name}: paragraph {} of {}",
+                    p.paragraph,
+                    s.paragraph_count
+                );
+                assert!(
+                    p.page.is_none() || doc.pages.is_some(),
+                    "{name}: page without a page count"
+                );
             }
         }
         serde_json::to_string(&doc).unwrap();
@@ -126,19 +181,26 @@ fn check_documents(dir: &Path, reference: Option<&Path>) -> usize {
 
 #[test]
 fn fixture_documents_read() {
-    assert!(check_documents(&fixtures().join("hwpx"), None) > 0, "no .hwpx fixtures found");
+    assert!(
+        check_documents(&fixtures().join("hwpx"), None) > 0,
+        "no .hwpx fixtures found"
+    );
 }
 
 #[test]
 fn corpus_documents_read() {
     if let Some(c) = corpus() {
-        let reference = c.parent().map(|p| p.join("corpus-reference")).filter(|p| p.is_dir());
+        let reference = c
+            .parent()
+            .map(|p| p.join("corpus-reference"))
+            .filter(|p| p.is_dir());
         assert!(check_documents(&c.join("hwpx"), reference.as_deref()) > 0);
     }
 }
 
 fn fixture(name: &str) -> Document {
-    read_file(&fixtures().join("hwpx").join(name), &strict()).unwrap_or_else(|e| panic!("{name}: {e}"))
+    read_file(&fixtures().join("hwpx").join(name), &strict())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 #[test]
@@ -149,27 +211,44 @@ fn table_spans_and_cells() {
     };
     assert_eq!((t.rows, t.cols), (3, 3));
     let first = &t.cells[0];
-    assert_eq!((first.row, first.col, first.row_span, first.col_span), (0, 0, 2, 2));
+    assert_eq!(
+        (first.row, first.col, first.row_span, first.col_span),
+        (0, 0, 2, 2)
+    );
     assert_eq!(blocks_text(&first.blocks), "1");
     assert_eq!(doc.pages, Some(1));
-    assert!(doc.sections[0].page.as_ref().is_some_and(|p| p.width == 59528 && !p.landscape));
+    assert!(doc.sections[0]
+        .page
+        .as_ref()
+        .is_some_and(|p| p.width == 59528 && !p.landscape));
 }
 
 #[test]
 fn header_footer_is_furniture() {
     let doc = fixture("hwpxlib-HeaderFooter.hwpx");
-    let header = doc.furniture.iter().find(|f| f.kind == "header").expect("a header");
+    let header = doc
+        .furniture
+        .iter()
+        .find(|f| f.kind == "header")
+        .expect("a header");
     assert_eq!(header.applies_to.as_deref(), Some("both"));
     assert!(blocks_text(&header.blocks).contains("머리말"));
     assert!(doc.furniture.iter().any(|f| f.kind == "footer"));
     let body = document_text(&doc, false);
-    assert!(!body.contains("머리말 테스트"), "header text leaked into the body");
+    assert!(
+        !body.contains("머리말 테스트"),
+        "header text leaked into the body"
+    );
 }
 
 #[test]
 fn footnotes_are_numbered_and_referenced() {
     let doc = fixture("rhwp-footnote-01.hwpx");
-    let notes: Vec<_> = doc.furniture.iter().filter(|f| f.kind == "footnote").collect();
+    let notes: Vec<_> = doc
+        .furniture
+        .iter()
+        .filter(|f| f.kind == "footnote")
+        .collect();
     assert!(!notes.is_empty());
     assert_eq!(notes[0].number, Some(1));
     let refs: usize = doc
@@ -191,13 +270,19 @@ fn equation_script_is_text() {
         Block::Equation(e) => Some(e),
         _ => None,
     });
-    assert!(eq.is_some_and(|e| !e.script.trim().is_empty()), "no equation script");
+    assert!(
+        eq.is_some_and(|e| !e.script.trim().is_empty()),
+        "no equation script"
+    );
 }
 
 #[test]
 fn text_in_shapes_is_read() {
     let doc = fixture("hwpxlib-RectInPara.hwpx");
-    assert!(doc.sections[0].blocks.iter().any(|b| matches!(b, Block::Shape(s) if !s.blocks.is_empty())));
+    assert!(doc.sections[0]
+        .blocks
+        .iter()
+        .any(|b| matches!(b, Block::Shape(s) if !s.blocks.is_empty())));
 }
 
 #[test]
@@ -214,8 +299,16 @@ fn minimal_package_without_header_or_manifest() {
 const SECTION: &str = r#"<?xml version="1.0" encoding="UTF-8"?><hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section" xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph"><hp:p><hp:run><hp:t>TEXT</hp:t></hp:run></hp:p></hs:sec>"#;
 
 fn hpf(sections: &[&str]) -> String {
-    let items: String = sections.iter().map(|s| format!(r#"<opf:item id="{s}" href="Contents/{s}.xml" media-type="application/xml"/>"#)).collect();
-    let refs: String = sections.iter().map(|s| format!(r#"<opf:itemref idref="{s}"/>"#)).collect();
+    let items: String = sections
+        .iter()
+        .map(|s| {
+            format!(r#"<opf:item id="{s}" href="Contents/{s}.xml" media-type="application/xml"/>"#)
+        })
+        .collect();
+    let refs: String = sections
+        .iter()
+        .map(|s| format!(r#"<opf:itemref idref="{s}"/>"#))
+        .collect();
     format!(
         r#"<?xml version="1.0"?><opf:package xmlns:opf="http://www.idpf.org/2007/opf/"><opf:metadata><opf:title>T</opf:title></opf:metadata><opf:manifest>{items}</opf:manifest><opf:spine>{refs}</opf:spine></opf:package>"#
     )
@@ -223,7 +316,8 @@ fn hpf(sections: &[&str]) -> String {
 
 fn package(entries: &[(&str, String)]) -> Vec<u8> {
     let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
     for (name, content) in entries {
         w.start_file(*name, options).unwrap();
         w.write_all(content.as_bytes()).unwrap();
@@ -255,7 +349,10 @@ fn a_listed_section_that_is_missing() {
         ("Contents/content.hpf", hpf(&["section0", "section1"])),
         ("Contents/section0.xml", section("있음")),
     ]);
-    assert_eq!(read(&bytes, &strict()).unwrap_err().code, ErrorCode::CorruptDocument);
+    assert_eq!(
+        read(&bytes, &strict()).unwrap_err().code,
+        ErrorCode::CorruptDocument
+    );
     let doc = read(&bytes, &Options::default()).unwrap();
     assert_eq!(document_text(&doc, true), "있음");
     assert_eq!(doc.warnings.len(), 1);
@@ -267,9 +364,15 @@ fn a_damaged_section_is_skipped_when_lenient() {
         ("mimetype", "application/hwp+zip".into()),
         ("Contents/content.hpf", hpf(&["section0", "section1"])),
         ("Contents/section0.xml", section("좋음")),
-        ("Contents/section1.xml", "<hs:sec><hp:p><hp:run><hp:t>깨짐</hp:x>".into()),
+        (
+            "Contents/section1.xml",
+            "<hs:sec><hp:p><hp:run><hp:t>깨짐</hp:x>".into(),
+        ),
     ]);
-    assert_eq!(read(&bytes, &strict()).unwrap_err().code, ErrorCode::CorruptDocument);
+    assert_eq!(
+        read(&bytes, &strict()).unwrap_err().code,
+        ErrorCode::CorruptDocument
+    );
     let doc = read(&bytes, &Options::default()).unwrap();
     assert_eq!(document_text(&doc, true), "좋음");
     assert!(doc.warnings[0].contains("section1"));
@@ -289,7 +392,10 @@ fn without_content_hpf_sections_go_in_number_order() {
 
 #[test]
 fn a_zip_that_is_not_hwpx() {
-    let bytes = package(&[("mimetype", "application/vnd.oasis.opendocument.text".into()), ("content.xml", "<x/>".into())]);
+    let bytes = package(&[
+        ("mimetype", "application/vnd.oasis.opendocument.text".into()),
+        ("content.xml", "<x/>".into()),
+    ]);
     let err = read(&bytes, &Options::default()).unwrap_err();
     assert_eq!(err.code, ErrorCode::UnsupportedFormat);
     assert!(!err.suggestion.is_empty());
@@ -305,14 +411,23 @@ fn inflation_limits_are_enforced() {
     ]);
     let mut options = Options::default();
     options.limits.max_stream_bytes = 100_000;
-    assert_eq!(read(&bytes, &options).unwrap_err().code, ErrorCode::TooLarge);
+    assert_eq!(
+        read(&bytes, &options).unwrap_err().code,
+        ErrorCode::TooLarge
+    );
     let mut options = Options::default();
     options.limits.max_entries = 2;
-    assert_eq!(read(&bytes, &options).unwrap_err().code, ErrorCode::TooLarge);
+    assert_eq!(
+        read(&bytes, &options).unwrap_err().code,
+        ErrorCode::TooLarge
+    );
     let mut options = Options::default();
     options.limits.ratio_floor_bytes = 1000;
     options.limits.max_compression_ratio = 5;
-    assert_eq!(read(&bytes, &options).unwrap_err().code, ErrorCode::TooLarge);
+    assert_eq!(
+        read(&bytes, &options).unwrap_err().code,
+        ErrorCode::TooLarge
+    );
 }
 
 #[test]

@@ -21,10 +21,12 @@
 //! without any line segment has `pages: None`.
 
 use super::doc_info::{DocInfo, HeadKind};
-use crate::numbering::{expand_template, NumberStyle};
 use super::record::{subtree_end, tag, Reader, Record};
 use crate::limits::Limits;
-use crate::model::{Block, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section};
+use crate::model::{
+    Block, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
+};
+use crate::numbering::{expand_template, NumberStyle};
 use crate::{Error, Result};
 
 /// Page tracking across the whole document (sections continue the count).
@@ -171,7 +173,13 @@ pub fn hyperlink_target(command: &str) -> Option<String> {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(stream: &'a [u8], recs: &'a [Record], info: &'a DocInfo, limits: &'a Limits, section: u32) -> Self {
+    pub fn new(
+        stream: &'a [u8],
+        recs: &'a [Record],
+        info: &'a DocInfo,
+        limits: &'a Limits,
+        section: u32,
+    ) -> Self {
         Ctx {
             stream,
             recs,
@@ -208,7 +216,11 @@ impl<'a> Ctx<'a> {
     pub fn read_section(&mut self, pages: &mut PageTracker) -> Result<Section> {
         pages.start_section();
         // About one block per two section-level paragraph records in typical documents.
-        let paragraphs = self.recs.iter().filter(|r| r.level == 0 && r.tag == tag::PARA_HEADER).count();
+        let paragraphs = self
+            .recs
+            .iter()
+            .filter(|r| r.level == 0 && r.tag == tag::PARA_HEADER)
+            .count();
         let mut blocks = Vec::with_capacity(paragraphs);
         let mut index = 0u32;
         let mut i = 0;
@@ -217,7 +229,10 @@ impl<'a> Ctx<'a> {
             let r = self.recs[i];
             let end = subtree_end(self.recs, i);
             if r.tag == tag::PARA_HEADER && r.level == base_level {
-                self.anchor = Anchor { paragraph: index, page: None };
+                self.anchor = Anchor {
+                    paragraph: index,
+                    page: None,
+                };
                 self.paragraph(i, end, Some(pages), &mut blocks)?;
                 index += 1;
             }
@@ -234,7 +249,9 @@ impl<'a> Ctx<'a> {
 
     /// Read the paragraphs that follow a LIST_HEADER at `list` (same level), as blocks.
     pub fn list(&mut self, list: usize) -> Result<Vec<Block>> {
-        let Some(header) = self.recs.get(list).copied() else { return Ok(Vec::new()) };
+        let Some(header) = self.recs.get(list).copied() else {
+            return Ok(Vec::new());
+        };
         // The list header starts with its paragraph count: size the vector once (most table
         // cells hold one paragraph; a default-grown vector would reserve four blocks).
         let count = Reader::new(header.data(self.stream)).u16() as usize;
@@ -261,7 +278,13 @@ impl<'a> Ctx<'a> {
 
     /// One paragraph (PARA_HEADER at `i`, subtree up to `end`): pushes its
     /// Paragraph block (when it has text) and its controls' blocks.
-    fn paragraph(&mut self, i: usize, end: usize, pages: Option<&mut PageTracker>, out: &mut Vec<Block>) -> Result<()> {
+    fn paragraph(
+        &mut self,
+        i: usize,
+        end: usize,
+        pages: Option<&mut PageTracker>,
+        out: &mut Vec<Block>,
+    ) -> Result<()> {
         let level = self.recs[i].level;
         let mut h = Reader::new(self.data(i));
         let _nchars = h.u32() & 0x7FFF_FFFF;
@@ -288,7 +311,11 @@ impl<'a> Ctx<'a> {
             }
         }
 
-        let decoded = self.decode_text(text_rec.map(|j| self.data(j)).unwrap_or(&[]), shape_rec, &ctrls);
+        let decoded = self.decode_text(
+            text_rec.map(|j| self.data(j)).unwrap_or(&[]),
+            shape_rec,
+            &ctrls,
+        );
 
         // Pages from the line layout of section-level paragraphs.
         let mut line_pages: Vec<(u32, u32)> = Vec::new();
@@ -309,7 +336,8 @@ impl<'a> Ctx<'a> {
                 // A column definition in this paragraph changes the layout from its first line on.
                 let mut new_columns = ctrls.iter().find_map(|&c| {
                     let d = self.data(c);
-                    (&super::record::ctrl_id(d) == b"cold").then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
+                    (&super::record::ctrl_id(d) == b"cold")
+                        .then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
                 });
                 line_pages.reserve(segs.len() / 36);
                 for seg in segs.chunks_exact(36) {
@@ -330,7 +358,11 @@ impl<'a> Ctx<'a> {
             HeadKind::Outline => Some((para_format.level + 1).min(6)),
             _ => None,
         };
-        let list = self.list_marker(para_format.head, para_format.level, para_format.numbering_id);
+        let list = self.list_marker(
+            para_format.head,
+            para_format.level,
+            para_format.numbering_id,
+        );
 
         let text_chars = decoded.text.chars().count() as u32;
         let mut paragraph = Paragraph {
@@ -348,7 +380,11 @@ impl<'a> Ctx<'a> {
         let mut control_blocks = Vec::new();
         let saved = self.anchor;
         for (k, &c) in ctrls.iter().enumerate() {
-            let (offset, unit) = decoded.anchors.get(k).copied().unwrap_or((text_chars, u32::MAX));
+            let (offset, unit) = decoded
+                .anchors
+                .get(k)
+                .copied()
+                .unwrap_or((text_chars, u32::MAX));
             if !line_pages.is_empty() {
                 // The line holding the control: the last one starting at or before it.
                 let at = line_pages.partition_point(|l| l.0 <= unit);
@@ -371,8 +407,17 @@ impl<'a> Ctx<'a> {
         let level_index = (level as usize).min(6);
         match head {
             HeadKind::Bullet => {
-                let c = self.info.bullets.get((id as usize).checked_sub(1)?).copied().unwrap_or('•');
-                Some(ListMarker { kind: "bullet".into(), level: level + 1, marker: c.to_string() })
+                let c = self
+                    .info
+                    .bullets
+                    .get((id as usize).checked_sub(1)?)
+                    .copied()
+                    .unwrap_or('•');
+                Some(ListMarker {
+                    kind: "bullet".into(),
+                    level: level + 1,
+                    marker: c.to_string(),
+                })
             }
             HeadKind::Number => {
                 let numbering = self.info.numberings.get((id as usize).checked_sub(1)?)?;
@@ -395,7 +440,11 @@ impl<'a> Ctx<'a> {
                     current[l] = if *c == 0 { start(l) } else { *c };
                 }
                 let shapes: Vec<u8> = numbering.levels.iter().map(|n| n.shape).collect();
-                let format = numbering.levels.get(level_index).map(|n| n.format.as_str()).unwrap_or("^1.");
+                let format = numbering
+                    .levels
+                    .get(level_index)
+                    .map(|n| n.format.as_str())
+                    .unwrap_or("^1.");
                 Some(ListMarker {
                     kind: "number".into(),
                     level: level + 1,
@@ -423,14 +472,19 @@ impl<'a> Ctx<'a> {
             .sum();
         let mut d = Decoded {
             text: String::with_capacity(capacity),
-            runs: Vec::with_capacity(shape_rec.map_or(1, |j| (self.data(j).len() / 8).clamp(1, 64))),
+            runs: Vec::with_capacity(
+                shape_rec.map_or(1, |j| (self.data(j).len() / 8).clamp(1, 64)),
+            ),
             anchors: Vec::with_capacity(ctrls.len()),
         };
 
         // Char-shape boundaries: (unit position, shape id) pairs.
         let shapes = shape_rec.map(|j| self.data(j)).unwrap_or(&[]);
         let mut boundaries = shapes.chunks_exact(8).map(|c| {
-            (u32::from_le_bytes([c[0], c[1], c[2], c[3]]), u32::from_le_bytes([c[4], c[5], c[6], c[7]]))
+            (
+                u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+            )
         });
         let mut next_boundary = boundaries.next();
         let mut format = self.info.char_format(0);
@@ -441,7 +495,10 @@ impl<'a> Ctx<'a> {
         let mut chars = 0u32;
         let mut ext_rank = 0usize;
 
-        let flush = |d: &mut Decoded, run_start: &mut usize, format: &super::doc_info::CharFormat, link: &Option<String>| {
+        let flush = |d: &mut Decoded,
+                     run_start: &mut usize,
+                     format: &super::doc_info::CharFormat,
+                     link: &Option<String>| {
             if d.text.len() > *run_start {
                 d.runs.push(Run {
                     text: d.text[*run_start..].to_string(),
@@ -611,7 +668,10 @@ mod tests {
 
     #[test]
     fn hyperlink_command() {
-        assert_eq!(hyperlink_target("http\\://example.com/a;1;0;0;").as_deref(), Some("http://example.com/a"));
+        assert_eq!(
+            hyperlink_target("http\\://example.com/a;1;0;0;").as_deref(),
+            Some("http://example.com/a")
+        );
         assert_eq!(hyperlink_target(";"), None);
     }
 }

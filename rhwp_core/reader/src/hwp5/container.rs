@@ -26,13 +26,22 @@ pub struct FileHeader {
 impl FileHeader {
     pub fn version_string(&self) -> String {
         let v = self.version;
-        format!("{}.{}.{}.{}", v >> 24, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF)
+        format!(
+            "{}.{}.{}.{}",
+            v >> 24,
+            (v >> 16) & 0xFF,
+            (v >> 8) & 0xFF,
+            v & 0xFF
+        )
     }
 
     /// Parse the 256-byte `FileHeader` stream (only its first 40 bytes matter here).
     pub fn parse(data: &[u8]) -> Result<FileHeader> {
         if data.len() < 40 {
-            return Err(Error::corrupt(format!("FileHeader stream is {} bytes, expected 256", data.len())));
+            return Err(Error::corrupt(format!(
+                "FileHeader stream is {} bytes, expected 256",
+                data.len()
+            )));
         }
         if !data.starts_with(SIGNATURE) {
             return Err(Error::unsupported(
@@ -80,7 +89,12 @@ impl<'a> Container<'a> {
     pub fn open(bytes: &'a [u8], limits: Limits) -> Result<Self> {
         let cfb = cfb::CompoundFile::open(Cursor::new(bytes))
             .map_err(|e| io_corrupt("the compound-file structure is damaged", e))?;
-        Ok(Container { cfb, limits, total: 0, file_len: bytes.len() as u64 })
+        Ok(Container {
+            cfb,
+            limits,
+            total: 0,
+            file_len: bytes.len() as u64,
+        })
     }
 
     pub fn exists(&self, path: &str) -> bool {
@@ -90,7 +104,10 @@ impl<'a> Container<'a> {
     /// Names of the streams directly inside storage `dir` (e.g. `BodyText`).
     pub fn stream_names(&self, dir: &str) -> Vec<(String, u64)> {
         match self.cfb.read_storage(dir) {
-            Ok(entries) => entries.filter(|e| e.is_stream()).map(|e| (e.name().to_string(), e.len())).collect(),
+            Ok(entries) => entries
+                .filter(|e| e.is_stream())
+                .map(|e| (e.name().to_string(), e.len()))
+                .collect(),
             Err(_) => Vec::new(),
         }
     }
@@ -109,15 +126,22 @@ impl<'a> Container<'a> {
     /// The stored bytes of a stream, bounded by the per-stream limit.
     pub fn read_raw(&mut self, path: &str) -> Result<Vec<u8>> {
         let max = self.limits.max_stream_bytes;
-        let mut stream = self.cfb.open_stream(path).map_err(|e| io_corrupt(path, e))?;
+        let mut stream = self
+            .cfb
+            .open_stream(path)
+            .map_err(|e| io_corrupt(path, e))?;
         let claimed = stream.len();
         if claimed > max {
-            return Err(Error::too_large(format!("{path}: stream of {claimed} bytes exceeds the {max}-byte limit")));
+            return Err(Error::too_large(format!(
+                "{path}: stream of {claimed} bytes exceeds the {max}-byte limit"
+            )));
         }
         // Reserve from the claimed length only up to the file's own size: a damaged directory
         // entry may claim far more than the file holds (cfb checks the sector chain as it reads).
         let mut out = Vec::with_capacity(claimed.min(self.file_len) as usize);
-        stream.read_to_end(&mut out).map_err(|e| io_corrupt(path, e))?;
+        stream
+            .read_to_end(&mut out)
+            .map_err(|e| io_corrupt(path, e))?;
         self.account(out.len() as u64, path)?;
         Ok(out)
     }
@@ -138,7 +162,10 @@ impl<'a> Container<'a> {
     /// below 200:1; a bomb is cut off after `ratio × stored` bytes instead.
     pub fn inflate_accounted(&mut self, raw: &[u8], what: &str) -> Result<Vec<u8>> {
         let ratio = self.limits.max_compression_ratio;
-        let ratio_cap = self.limits.ratio_floor_bytes.max((raw.len() as u64).saturating_mul(ratio));
+        let ratio_cap = self
+            .limits
+            .ratio_floor_bytes
+            .max((raw.len() as u64).saturating_mul(ratio));
         let max = self.limits.max_stream_bytes.min(ratio_cap);
         let out = inflate(raw, max).map_err(|e| {
             if e.code == crate::ErrorCode::TooLarge && max < self.limits.max_stream_bytes {
@@ -162,7 +189,11 @@ impl<'a> Container<'a> {
 pub fn inflate(raw: &[u8], max: u64) -> Result<Vec<u8>> {
     let mut decoder = flate2::Decompress::new(false);
     let max = usize::try_from(max).unwrap_or(usize::MAX);
-    let guess = raw.len().saturating_mul(6).clamp(4096, 64 << 20).min(max.saturating_add(1));
+    let guess = raw
+        .len()
+        .saturating_mul(6)
+        .clamp(4096, 64 << 20)
+        .min(max.saturating_add(1));
     let mut out: Vec<u8> = Vec::with_capacity(guess);
     loop {
         let consumed = decoder.total_in() as usize;
@@ -171,18 +202,25 @@ pub fn inflate(raw: &[u8], max: u64) -> Result<Vec<u8>> {
             .decompress_vec(input, &mut out, flate2::FlushDecompress::None)
             .map_err(|e| Error::corrupt(format!("compressed data is damaged ({e})")))?;
         if out.len() > max {
-            return Err(Error::too_large(format!("a stream inflates to more than the {max}-byte limit")));
+            return Err(Error::too_large(format!(
+                "a stream inflates to more than the {max}-byte limit"
+            )));
         }
         match status {
             flate2::Status::StreamEnd => return Ok(out),
             _ if out.len() == out.capacity() => {
                 // Output full: grow (bounded by the limit plus one byte to detect overflow).
-                let more = out.capacity().max(4096).min(max.saturating_add(1).saturating_sub(out.len()).max(1));
+                let more = out
+                    .capacity()
+                    .max(4096)
+                    .min(max.saturating_add(1).saturating_sub(out.len()).max(1));
                 out.reserve_exact(more);
             }
             _ if decoder.total_in() as usize >= raw.len() => {
                 // All input consumed without the final block: the stream was cut short.
-                return Err(Error::corrupt("compressed data ends before its final block (truncated)"));
+                return Err(Error::corrupt(
+                    "compressed data ends before its final block (truncated)",
+                ));
             }
             _ if decoder.total_in() as usize == consumed => {
                 return Err(Error::corrupt("compressed data is damaged (no progress)"));
@@ -213,7 +251,10 @@ mod tests {
         let e = FileHeader::parse(&header(0b10, 0x0500_0304)).unwrap_err();
         assert_eq!(e.code, ErrorCode::UnsupportedFormat);
         assert!(e.suggestion.contains("password"));
-        assert_eq!(FileHeader::parse(&[0; 10]).unwrap_err().code, ErrorCode::CorruptDocument);
+        assert_eq!(
+            FileHeader::parse(&[0; 10]).unwrap_err().code,
+            ErrorCode::CorruptDocument
+        );
     }
 
     #[test]
@@ -224,6 +265,9 @@ mod tests {
         let raw = enc.finish().unwrap();
         assert_eq!(inflate(&raw, 100_000).unwrap().len(), 100_000);
         assert_eq!(inflate(&raw, 99_999).unwrap_err().code, ErrorCode::TooLarge);
-        assert_eq!(inflate(&raw[..raw.len() / 2], 1 << 20).unwrap_err().code, ErrorCode::CorruptDocument);
+        assert_eq!(
+            inflate(&raw[..raw.len() / 2], 1 << 20).unwrap_err().code,
+            ErrorCode::CorruptDocument
+        );
     }
 }

@@ -31,19 +31,35 @@ fn object_common(data: &[u8]) -> ObjectCommon {
     let width = r.u32();
     let height = r.u32();
     r.skip(4 + 8 + 4 + 4);
-    let description = if r.remaining() >= 2 { Some(r.string()).filter(|s| !s.is_empty()) } else { None };
-    ObjectCommon { width, height, description }
+    let description = if r.remaining() >= 2 {
+        Some(r.string()).filter(|s| !s.is_empty())
+    } else {
+        None
+    };
+    ObjectCommon {
+        width,
+        height,
+        description,
+    }
 }
 
 impl Ctx<'_> {
     /// The children of record `i` (one level down), within `..end`.
     fn children(&self, i: usize, end: usize) -> Vec<usize> {
         let level = self.recs[i].level + 1;
-        (i + 1..end.min(self.recs.len())).filter(|&j| self.recs[j].level == level).collect()
+        (i + 1..end.min(self.recs.len()))
+            .filter(|&j| self.recs[j].level == level)
+            .collect()
     }
 
     /// Read one control. Blocks go to `out` (or to furniture); a note returns its reference.
-    pub fn control(&mut self, c: usize, end: usize, offset: u32, out: &mut Vec<Block>) -> Result<Option<NoteRef>> {
+    pub fn control(
+        &mut self,
+        c: usize,
+        end: usize,
+        offset: u32,
+        out: &mut Vec<Block>,
+    ) -> Result<Option<NoteRef>> {
         let data = self.data(c);
         let id = ctrl_id(data);
         match &id {
@@ -83,7 +99,11 @@ impl Ctx<'_> {
             }
             b"fn  " | b"en  " => {
                 let footnote = &id == b"fn  ";
-                let counter = if footnote { &mut self.footnotes } else { &mut self.endnotes };
+                let counter = if footnote {
+                    &mut self.footnotes
+                } else {
+                    &mut self.endnotes
+                };
                 *counter += 1;
                 let stored = Reader::at(data, 4).u32();
                 let number = if stored > 0 { stored } else { *counter };
@@ -96,7 +116,11 @@ impl Ctx<'_> {
                     blocks,
                     provenance: self.provenance(offset, offset),
                 });
-                return Ok(Some(NoteRef { kind: kind.into(), number, offset }));
+                return Ok(Some(NoteRef {
+                    kind: kind.into(),
+                    number,
+                    offset,
+                }));
             }
             // Hidden comments (숨은 설명) are notes the page does not show. Measured on the corpus:
             // its only hidden comment (hwpswift-constitution-commentary-2007) is empty, so the
@@ -145,7 +169,11 @@ impl Ctx<'_> {
 
     /// The paragraphs of the first LIST_HEADER below control `c`.
     fn first_list(&mut self, c: usize, end: usize) -> Result<Vec<Block>> {
-        match self.children(c, end).into_iter().find(|&j| self.recs[j].tag == tag::LIST_HEADER) {
+        match self
+            .children(c, end)
+            .into_iter()
+            .find(|&j| self.recs[j].tag == tag::LIST_HEADER)
+        {
             Some(j) => self.list(j),
             None => Ok(Vec::new()),
         }
@@ -173,14 +201,27 @@ impl Ctx<'_> {
                     let col_span = (r.u16() as u32).max(1);
                     let row_span = (r.u16() as u32).max(1);
                     let blocks = self.list(j)?;
-                    cells.push(TableCell { row, col, row_span, col_span, header: false, blocks });
+                    cells.push(TableCell {
+                        row,
+                        col,
+                        row_span,
+                        col_span,
+                        header: false,
+                        blocks,
+                    });
                 }
                 _ => {}
             }
         }
         // Cells are stored row by row; keep that order but make it explicit.
         cells.sort_by_key(|cell| (cell.row, cell.col));
-        Ok(Block::Table(Table { rows, cols, cells, caption, provenance: self.provenance(offset, offset + 1) }))
+        Ok(Block::Table(Table {
+            rows,
+            cols,
+            cells,
+            caption,
+            provenance: self.provenance(offset, offset + 1),
+        }))
     }
 
     fn equation(&mut self, c: usize, end: usize, offset: u32) -> Result<Block> {
@@ -196,7 +237,11 @@ impl Ctx<'_> {
                 _ => {}
             }
         }
-        Ok(Block::Equation(Equation { script, caption, provenance: self.provenance(offset, offset + 1) }))
+        Ok(Block::Equation(Equation {
+            script,
+            caption,
+            provenance: self.provenance(offset, offset + 1),
+        }))
     }
 
     /// A `gso ` control: caption plus one shape component (possibly a group).
@@ -214,7 +259,9 @@ impl Ctx<'_> {
                 _ => {}
             }
         }
-        let Some(mut block) = block else { return Ok(None) };
+        let Some(mut block) = block else {
+            return Ok(None);
+        };
         match &mut block {
             Block::Picture(p) => {
                 p.caption = caption;
@@ -244,7 +291,10 @@ impl Ctx<'_> {
     ) -> Result<Block> {
         self.depth += 1;
         if self.depth > self.limits.max_depth {
-            return Err(Error::too_large(format!("drawing objects nested more than {} deep", self.limits.max_depth)));
+            return Err(Error::too_large(format!(
+                "drawing objects nested more than {} deep",
+                self.limits.max_depth
+            )));
         }
         let data = self.data(i);
         let kind_id = ctrl_id(data);
@@ -345,6 +395,11 @@ impl Ctx<'_> {
                 _ => "unknown",
             },
         };
-        Ok(Block::Shape(Shape { shape_kind: shape_kind.into(), blocks, caption: Vec::new(), provenance }))
+        Ok(Block::Shape(Shape {
+            shape_kind: shape_kind.into(),
+            blocks,
+            caption: Vec::new(),
+            provenance,
+        }))
     }
 }

@@ -81,13 +81,16 @@ pub fn decrypt_section(stream: &[u8]) -> Result<Vec<u8>> {
 
 /// Header of the record at the start of `bytes`: (header length, tag, payload size).
 fn read_record_header(bytes: &[u8]) -> Result<(usize, u16, usize)> {
-    let word = read_u32_le(bytes, 0)
-        .ok_or_else(|| Error::corrupt("distribution section: stream shorter than a record header"))?;
+    let word = read_u32_le(bytes, 0).ok_or_else(|| {
+        Error::corrupt("distribution section: stream shorter than a record header")
+    })?;
     let tag = (word & 0x3FF) as u16;
     let size = word >> 20;
     if size == EXTENDED_SIZE {
         let size = read_u32_le(bytes, 4).ok_or_else(|| {
-            Error::corrupt("distribution section: record header announces a 32-bit size that is missing")
+            Error::corrupt(
+                "distribution section: record header announces a 32-bit size that is missing",
+            )
         })?;
         Ok((8, tag, size as usize))
     } else {
@@ -122,13 +125,20 @@ fn aes_key(scrambled: &[u8; DISTRIBUTE_DATA_LEN]) -> [u8; AES_BLOCK_LEN] {
     let mut rand = MsvcRand { state: seed };
     let mut key = [0u8; AES_BLOCK_LEN];
     let (mut xor_byte, mut run_left) = (0u8, 0u32);
-    for (position, &byte) in scrambled.iter().enumerate().take(key_offset + AES_BLOCK_LEN) {
+    for (position, &byte) in scrambled
+        .iter()
+        .enumerate()
+        .take(key_offset + AES_BLOCK_LEN)
+    {
         if run_left == 0 {
             xor_byte = rand.next() as u8;
             run_left = (rand.next() & 0xF) + 1;
         }
         run_left -= 1;
-        if let Some(slot) = position.checked_sub(key_offset).and_then(|i| key.get_mut(i)) {
+        if let Some(slot) = position
+            .checked_sub(key_offset)
+            .and_then(|i| key.get_mut(i))
+        {
             // Positions >= key_offset >= 4: never a seed byte, always XORed.
             *slot = byte ^ xor_byte;
         }
@@ -181,7 +191,9 @@ mod tests {
                 *b ^= xor_byte;
             }
         }
-        let mut stream = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (256 << 20)).to_le_bytes().to_vec();
+        let mut stream = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (256 << 20))
+            .to_le_bytes()
+            .to_vec();
         stream.extend_from_slice(&payload);
         let cipher = Aes128::new(&Array::from(key));
         let mut body = plaintext.to_vec();
@@ -203,13 +215,16 @@ mod tests {
     #[test]
     fn aes_matches_fips197_vector() {
         let key = [
-            0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6, 0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c,
+            0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6, 0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf,
+            0x4f, 0x3c,
         ];
         let ciphertext = [
-            0x39, 0x25, 0x84, 0x1d, 0x02, 0xdc, 0x09, 0xfb, 0xdc, 0x11, 0x85, 0x97, 0x19, 0x6a, 0x0b, 0x32,
+            0x39, 0x25, 0x84, 0x1d, 0x02, 0xdc, 0x09, 0xfb, 0xdc, 0x11, 0x85, 0x97, 0x19, 0x6a,
+            0x0b, 0x32,
         ];
         let plaintext = [
-            0x32, 0x43, 0xf6, 0xa8, 0x88, 0x5a, 0x30, 0x8d, 0x31, 0x31, 0x98, 0xa2, 0xe0, 0x37, 0x07, 0x34,
+            0x32, 0x43, 0xf6, 0xa8, 0x88, 0x5a, 0x30, 0x8d, 0x31, 0x31, 0x98, 0xa2, 0xe0, 0x37,
+            0x07, 0x34,
         ];
         assert_eq!(decrypt_aes128_ecb(&key, &ciphertext), plaintext);
     }
@@ -240,7 +255,9 @@ mod tests {
     #[test]
     fn extended_size_header_is_read() {
         let normal = encrypt_section(9, [9; 16], &[1; 16]);
-        let mut extended = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (0xFFF << 20)).to_le_bytes().to_vec();
+        let mut extended = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (0xFFF << 20))
+            .to_le_bytes()
+            .to_vec();
         extended.extend_from_slice(&256u32.to_le_bytes());
         extended.extend_from_slice(&normal[4..]);
         assert_eq!(decrypt_section(&extended).expect("decrypts"), vec![1; 16]);
@@ -263,11 +280,15 @@ mod tests {
         wrong_tag[0] = TAG_PARA_HEADER as u8;
         assert!(decrypt_section(&wrong_tag).is_err());
         // Payload shorter than 256 bytes.
-        let mut short = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (100 << 20)).to_le_bytes().to_vec();
+        let mut short = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (100 << 20))
+            .to_le_bytes()
+            .to_vec();
         short.extend_from_slice(&[0; 200]);
         assert!(decrypt_section(&short).is_err());
         // Extended size pointing far beyond the stream.
-        let mut huge = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (0xFFF << 20)).to_le_bytes().to_vec();
+        let mut huge = (u32::from(TAG_DISTRIBUTE_DOC_DATA) | (0xFFF << 20))
+            .to_le_bytes()
+            .to_vec();
         huge.extend_from_slice(&u32::MAX.to_le_bytes());
         assert!(decrypt_section(&huge).is_err());
         // Random bytes: never a panic.
@@ -302,7 +323,9 @@ mod tests {
 
     fn inflate(bytes: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        flate2::read::DeflateDecoder::new(bytes).read_to_end(&mut out).expect("raw deflate");
+        flate2::read::DeflateDecoder::new(bytes)
+            .read_to_end(&mut out)
+            .expect("raw deflate");
         out
     }
 
@@ -311,7 +334,9 @@ mod tests {
         let mut out = Vec::new();
         while !bytes.is_empty() {
             let (header_len, tag, size) = read_record_header(bytes).expect("record header");
-            let payload = bytes.get(header_len..header_len + size).expect("record fits in stream");
+            let payload = bytes
+                .get(header_len..header_len + size)
+                .expect("record fits in stream");
             out.push((tag, payload));
             bytes = &bytes[header_len + size..];
         }
@@ -322,7 +347,10 @@ mod tests {
     fn para_text(records: &[(u16, &[u8])]) -> String {
         let mut text = String::new();
         for (_, payload) in records.iter().filter(|(tag, _)| *tag == TAG_PARA_TEXT) {
-            let units: Vec<u16> = payload.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+            let units: Vec<u16> = payload
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect();
             let mut i = 0;
             let mut visible = Vec::new();
             while i < units.len() {
@@ -362,12 +390,20 @@ mod tests {
     fn decrypted_section_text(name: &str) -> Option<String> {
         let file = corpus(name)?;
         let flags = file_flags(&file);
-        assert_eq!(flags & 0b101, 0b101, "{name}: compressed + distribution flags");
+        assert_eq!(
+            flags & 0b101,
+            0b101,
+            "{name}: compressed + distribution flags"
+        );
         let raw = read_stream(&file, "/ViewText/Section0");
         let decrypted = decrypt_section(&raw).expect("decrypts");
         let section = inflate(&decrypted);
         let records = records(&section);
-        assert_eq!(records.first().map(|r| r.0), Some(TAG_PARA_HEADER), "{name}: first record");
+        assert_eq!(
+            records.first().map(|r| r.0),
+            Some(TAG_PARA_HEADER),
+            "{name}: first record"
+        );
         let text = para_text(&records);
         if let Ok(dir) = std::env::var("HWP5DIST_DUMP_DIR") {
             let _ = std::fs::write(PathBuf::from(dir).join(format!("{name}.txt")), &text);
@@ -377,21 +413,35 @@ mod tests {
 
     #[test]
     fn corpus_hwplib_distribution_decrypts() {
-        let Some(text) = decrypted_section_text("hwplib-distribution.hwp") else { return };
-        for word in ["강남세움복지관", "시설관리원 용역업체 선정 입찰공고", "입찰에 부치는 사항", "제안요청서"] {
+        let Some(text) = decrypted_section_text("hwplib-distribution.hwp") else {
+            return;
+        };
+        for word in [
+            "강남세움복지관",
+            "시설관리원 용역업체 선정 입찰공고",
+            "입찰에 부치는 사항",
+            "제안요청서",
+        ] {
             assert!(text.contains(word), "missing {word:?}");
         }
     }
 
     #[test]
     fn corpus_hongbo_distribution_decrypts() {
-        let Some(text) = decrypted_section_text("rhwp-hongbo-distribution-2025.hwp") else { return };
-        assert!(text.chars().filter(|c| ('가'..='힣').contains(c)).count() > 500, "{text}");
+        let Some(text) = decrypted_section_text("rhwp-hongbo-distribution-2025.hwp") else {
+            return;
+        };
+        assert!(
+            text.chars().filter(|c| ('가'..='힣').contains(c)).count() > 500,
+            "{text}"
+        );
     }
 
     #[test]
     fn corpus_pyhwp_viewtext_decrypts() {
-        let Some(text) = decrypted_section_text("pyhwp-viewtext.hwp") else { return };
+        let Some(text) = decrypted_section_text("pyhwp-viewtext.hwp") else {
+            return;
+        };
         assert!(!text.trim().is_empty());
     }
 
@@ -401,17 +451,33 @@ mod tests {
     /// Their BodyText/Section0 is plain too but holds only a placeholder.
     #[test]
     fn corpus_distribution_doc_info_is_plain() {
-        for name in ["hwplib-distribution.hwp", "rhwp-hongbo-distribution-2025.hwp", "pyhwp-viewtext.hwp"] {
+        for name in [
+            "hwplib-distribution.hwp",
+            "rhwp-hongbo-distribution-2025.hwp",
+            "pyhwp-viewtext.hwp",
+        ] {
             let Some(file) = corpus(name) else { continue };
             let doc_info = inflate(&read_stream(&file, "/DocInfo"));
             let doc_info_records = records(&doc_info);
-            assert_eq!(doc_info_records.first().map(|r| r.0), Some(16), "{name}: DOCUMENT_PROPERTIES first");
-            assert!(doc_info_records.iter().all(|r| r.0 != TAG_DISTRIBUTE_DOC_DATA), "{name}");
+            assert_eq!(
+                doc_info_records.first().map(|r| r.0),
+                Some(16),
+                "{name}: DOCUMENT_PROPERTIES first"
+            );
+            assert!(
+                doc_info_records
+                    .iter()
+                    .all(|r| r.0 != TAG_DISTRIBUTE_DOC_DATA),
+                "{name}"
+            );
             // BodyText exists too, in the clear, but only holds Hancom's
             // placeholder: the reader must take ViewText when the flag is set.
             let body = inflate(&read_stream(&file, "/BodyText/Section0"));
             let placeholder = para_text(&records(&body));
-            assert!(placeholder.starts_with("이 문서는 상위 버전의 배포용 문서입니다."), "{name}: {placeholder}");
+            assert!(
+                placeholder.starts_with("이 문서는 상위 버전의 배포용 문서입니다."),
+                "{name}: {placeholder}"
+            );
         }
     }
 }

@@ -64,11 +64,17 @@ pub struct DocInfo {
 
 impl DocInfo {
     pub fn char_format(&self, id: u32) -> CharFormat {
-        self.char_formats.get(id as usize).copied().unwrap_or_default()
+        self.char_formats
+            .get(id as usize)
+            .copied()
+            .unwrap_or_default()
     }
 
     pub fn para_format(&self, id: u16) -> ParaFormat {
-        self.para_formats.get(id as usize).copied().unwrap_or_default()
+        self.para_formats
+            .get(id as usize)
+            .copied()
+            .unwrap_or_default()
     }
 
     pub fn style_name(&self, id: u8) -> Option<&str> {
@@ -77,7 +83,9 @@ impl DocInfo {
 
     pub fn bin_data_name(&self, id: u32) -> Option<String> {
         // Ids are 1-based positions in the table (assigned so in `parse`).
-        self.bin_data.get((id as usize).checked_sub(1)?).map(|b| b.name.clone())
+        self.bin_data
+            .get((id as usize).checked_sub(1)?)
+            .map(|b| b.name.clone())
     }
 }
 
@@ -158,7 +166,11 @@ fn style(d: &[u8], id: u32) -> Style {
     Style {
         id,
         name,
-        english_name: if english.is_empty() { None } else { Some(english) },
+        english_name: if english.is_empty() {
+            None
+        } else {
+            Some(english)
+        },
         kind: if kind == 1 { "character" } else { "paragraph" }.to_string(),
     }
 }
@@ -171,7 +183,11 @@ fn numbering(d: &[u8]) -> Numbering {
         let p = r.u32();
         r.skip(2 + 2 + 4);
         let format = bounded(r.string());
-        levels.push(NumberLevel { format, shape: ((p >> 5) & 0xF) as u8, start: 1 });
+        levels.push(NumberLevel {
+            format,
+            shape: ((p >> 5) & 0xF) as u8,
+            start: 1,
+        });
         if r.short {
             break;
         }
@@ -210,21 +226,43 @@ fn bin_data(d: &[u8], id: u32) -> BinData {
         0 => {
             let absolute = r.string();
             let relative = r.string();
-            let name = if absolute.is_empty() { relative } else { absolute };
+            let name = if absolute.is_empty() {
+                relative
+            } else {
+                absolute
+            };
             let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-            BinData { id, storage: "link".into(), name, extension, size: None }
+            BinData {
+                id,
+                storage: "link".into(),
+                name,
+                extension,
+                size: None,
+            }
         }
         kind => {
             let stream_id = r.u16();
             let ext = r.string();
             // Embedded items live in `BinData/BIN%04X.<ext>` (hexadecimal id).
-            let ext = if ext.is_empty() && kind == 2 { "OLE".to_string() } else { ext };
-            let name = if ext.is_empty() { format!("BIN{stream_id:04X}") } else { format!("BIN{stream_id:04X}.{ext}") };
+            let ext = if ext.is_empty() && kind == 2 {
+                "OLE".to_string()
+            } else {
+                ext
+            };
+            let name = if ext.is_empty() {
+                format!("BIN{stream_id:04X}")
+            } else {
+                format!("BIN{stream_id:04X}.{ext}")
+            };
             BinData {
                 id,
                 storage: if kind == 2 { "storage" } else { "embedding" }.into(),
                 name,
-                extension: if ext.is_empty() { None } else { Some(ext.to_ascii_lowercase()) },
+                extension: if ext.is_empty() {
+                    None
+                } else {
+                    Some(ext.to_ascii_lowercase())
+                },
                 size: None,
             }
         }
@@ -233,8 +271,10 @@ fn bin_data(d: &[u8], id: u32) -> BinData {
 
 /// Fill `size` of embedded bin data from the sizes of the `BinData/` streams.
 pub fn attach_sizes(bin_data: &mut [BinData], streams: &[(String, u64)]) {
-    let sizes: std::collections::HashMap<String, u64> =
-        streams.iter().map(|(n, len)| (n.to_ascii_lowercase(), *len)).collect();
+    let sizes: std::collections::HashMap<String, u64> = streams
+        .iter()
+        .map(|(n, len)| (n.to_ascii_lowercase(), *len))
+        .collect();
     for b in bin_data.iter_mut().filter(|b| b.storage != "link") {
         b.size = sizes.get(&b.name.to_ascii_lowercase()).copied();
     }

@@ -43,9 +43,14 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     // DocInfo: without it text is still readable (formatting falls back to plain).
     let info = match read_doc_info(&mut container, header.compressed, limits.max_records) {
         Ok(info) => info,
-        Err(e) if options.strict || e.code == ErrorCode::TooLarge => return Err(e.context("DocInfo")),
+        Err(e) if options.strict || e.code == ErrorCode::TooLarge => {
+            return Err(e.context("DocInfo"))
+        }
         Err(e) => {
-            doc.warnings.push(format!("DocInfo unreadable, formatting ignored: {}", e.message));
+            doc.warnings.push(format!(
+                "DocInfo unreadable, formatting ignored: {}",
+                e.message
+            ));
             doc_info::DocInfo::default()
         }
     };
@@ -56,15 +61,25 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         }
     }
 
-    let storage = if header.distribution { "ViewText" } else { "BodyText" };
+    let storage = if header.distribution {
+        "ViewText"
+    } else {
+        "BodyText"
+    };
     let mut sections: Vec<(u32, String)> = container
         .stream_names(storage)
         .into_iter()
-        .filter_map(|(name, _)| name.strip_prefix("Section").and_then(|n| n.parse::<u32>().ok()).map(|n| (n, name)))
+        .filter_map(|(name, _)| {
+            name.strip_prefix("Section")
+                .and_then(|n| n.parse::<u32>().ok())
+                .map(|n| (n, name))
+        })
         .collect();
     sections.sort_unstable();
     if sections.is_empty() {
-        return Err(Error::corrupt(format!("no {storage}/Section streams: the document body is missing")));
+        return Err(Error::corrupt(format!(
+            "no {storage}/Section streams: the document body is missing"
+        )));
     }
 
     let mut pages = body::PageTracker::default();
@@ -78,7 +93,9 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
                 doc.sections.push(section);
                 doc.furniture.append(&mut furniture);
             }
-            Err(e) if options.strict || e.code == ErrorCode::TooLarge => return Err(e.context(&path)),
+            Err(e) if options.strict || e.code == ErrorCode::TooLarge => {
+                return Err(e.context(&path))
+            }
             Err(e) => {
                 doc.warnings.push(format!("{path} skipped: {}", e.message));
                 first_error.get_or_insert(e.context(&path));
@@ -99,18 +116,30 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     doc_info::attach_sizes(&mut bin_data, &container.stream_names("BinData"));
     doc.bin_data = bin_data;
     doc.styles = info.styles.clone();
-    doc.pages = if pages.has_layout { Some(pages.page) } else { None };
+    doc.pages = if pages.has_layout {
+        Some(pages.page)
+    } else {
+        None
+    };
     Ok(doc)
 }
 
-fn read_doc_info(container: &mut Container, compressed: bool, max_records: u64) -> Result<doc_info::DocInfo> {
+fn read_doc_info(
+    container: &mut Container,
+    compressed: bool,
+    max_records: u64,
+) -> Result<doc_info::DocInfo> {
     let data = container.read_stream("DocInfo", compressed)?;
     let records = record::frame(&data, max_records)?;
     Ok(doc_info::parse(&data, &records))
 }
 
 /// The record bytes of one section: read, decrypted (distribution documents), inflated.
-fn read_section_stream(container: &mut Container, header: &FileHeader, path: &str) -> Result<Vec<u8>> {
+fn read_section_stream(
+    container: &mut Container,
+    header: &FileHeader,
+    path: &str,
+) -> Result<Vec<u8>> {
     if header.distribution {
         let raw = container.read_raw(path)?;
         let decrypted = distribution::decrypt_section(&raw)?;

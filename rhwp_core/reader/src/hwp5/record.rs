@@ -83,9 +83,9 @@ pub fn frame(stream: &[u8], max_records: u64) -> Result<Vec<Record>> {
         let level = ((word >> 10) & 0x3FF) as u16;
         let mut size = (word >> 20) as usize;
         if size == 0xFFF {
-            let ext = stream
-                .get(pos..pos + 4)
-                .ok_or_else(|| Error::corrupt(format!("extended record size cut off at byte {pos}")))?;
+            let ext = stream.get(pos..pos + 4).ok_or_else(|| {
+                Error::corrupt(format!("extended record size cut off at byte {pos}"))
+            })?;
             size = u32::from_le_bytes([ext[0], ext[1], ext[2], ext[3]]) as usize;
             pos += 4;
         }
@@ -97,9 +97,16 @@ pub fn frame(stream: &[u8], max_records: u64) -> Result<Vec<Record>> {
             )));
         }
         if records.len() as u64 >= max_records {
-            return Err(Error::too_large(format!("more than {max_records} records in one stream")));
+            return Err(Error::too_large(format!(
+                "more than {max_records} records in one stream"
+            )));
         }
-        records.push(Record { tag, level, start: pos as u32, len: size as u32 });
+        records.push(Record {
+            tag,
+            level,
+            start: pos as u32,
+            len: size as u32,
+        });
         pos += size;
     }
     Ok(records)
@@ -130,11 +137,19 @@ pub struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     pub fn new(data: &'a [u8]) -> Self {
-        Reader { data, pos: 0, short: false }
+        Reader {
+            data,
+            pos: 0,
+            short: false,
+        }
     }
 
     pub fn at(data: &'a [u8], pos: usize) -> Self {
-        Reader { data, pos, short: false }
+        Reader {
+            data,
+            pos,
+            short: false,
+        }
     }
 
     pub fn remaining(&self) -> usize {
@@ -191,8 +206,12 @@ impl<'a> Reader<'a> {
 
 /// Decode UTF-16LE bytes (unpaired surrogates become U+FFFD).
 pub fn utf16_string(raw: &[u8]) -> String {
-    let units = raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]));
-    char::decode_utf16(units).map(|r| r.unwrap_or('\u{FFFD}')).collect()
+    let units = raw
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]));
+    char::decode_utf16(units)
+        .map(|r| r.unwrap_or('\u{FFFD}'))
+        .collect()
 }
 
 /// A control id as 4 ASCII characters (`tbl `, `gso `); stored as a
@@ -211,7 +230,9 @@ mod tests {
 
     fn header(tag: u16, level: u16, size: u32) -> Vec<u8> {
         let s = size.min(0xFFF);
-        let mut v = ((tag as u32) | ((level as u32) << 10) | (s << 20)).to_le_bytes().to_vec();
+        let mut v = ((tag as u32) | ((level as u32) << 10) | (s << 20))
+            .to_le_bytes()
+            .to_vec();
         if s == 0xFFF {
             v.extend_from_slice(&size.to_le_bytes());
         }
@@ -229,7 +250,10 @@ mod tests {
         assert_eq!(r.len(), 3);
         assert_eq!((r[0].tag, r[0].level, r[0].len), (66, 0, 2));
         assert_eq!(r[0].data(&s), &[1, 2]);
-        assert_eq!((r[1].tag, r[1].level, r[1].start, r[1].len), (67, 1, 14, 5000));
+        assert_eq!(
+            (r[1].tag, r[1].level, r[1].start, r[1].len),
+            (67, 1, 14, 5000)
+        );
         assert_eq!(r[2].len, 0);
         assert_eq!(subtree_end(&r, 0), 3);
         assert_eq!(subtree_end(&r, 1), 2);
@@ -249,8 +273,14 @@ mod tests {
         let s = header(67, 0, 2_000_000_000);
         assert_eq!(frame(&s, 10).unwrap_err().code, ErrorCode::CorruptDocument);
         // Cut-off header and cut-off extended size.
-        assert_eq!(frame(&[1, 2, 3], 10).unwrap_err().code, ErrorCode::CorruptDocument);
-        assert_eq!(frame(&header(67, 0, 0xFFF)[..6], 10).unwrap_err().code, ErrorCode::CorruptDocument);
+        assert_eq!(
+            frame(&[1, 2, 3], 10).unwrap_err().code,
+            ErrorCode::CorruptDocument
+        );
+        assert_eq!(
+            frame(&header(67, 0, 0xFFF)[..6], 10).unwrap_err().code,
+            ErrorCode::CorruptDocument
+        );
         // Payload one byte short.
         let mut s = header(67, 0, 4);
         s.extend_from_slice(&[0, 0, 0]);

@@ -36,7 +36,9 @@ const STREAM_HEADER_LEN: usize = 28;
 /// anything unreadable is left `None`; never fails, never panics.
 pub fn read_summary_information(stream: &[u8]) -> Metadata {
     let mut metadata = Metadata::default();
-    let Some(set) = first_property_set(stream) else { return metadata };
+    let Some(set) = first_property_set(stream) else {
+        return metadata;
+    };
     let properties = property_offsets(set);
     // The code page governs VT_LPSTR only; HWP strings are normally VT_LPWSTR.
     let codepage = properties
@@ -83,7 +85,9 @@ fn first_property_set(stream: &[u8]) -> Option<&[u8]> {
 
 /// (property id, offset within the set) pairs that fit in the set.
 fn property_offsets(set: &[u8]) -> Vec<(u32, usize)> {
-    let Some(count) = read_u32(set, 4) else { return Vec::new() };
+    let Some(count) = read_u32(set, 4) else {
+        return Vec::new();
+    };
     // Each pair takes 8 bytes after the 8-byte set header: a count larger
     // than what fits is a damaged header, so cap it instead of trusting it.
     let fitting = set.len().saturating_sub(8) / 8;
@@ -130,7 +134,9 @@ fn utf16_le(bytes: &[u8], units: usize) -> String {
         .take(units)
         .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
         .take_while(|&unit| unit != 0);
-    char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect()
+    char::decode_utf16(units)
+        .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
 }
 
 /// A code-page string. Without code-page tables in this crate, UTF-8 (and
@@ -172,25 +178,36 @@ fn civil_from_days(days: u64) -> (u64, u64, u64) {
     let shifted = days + 719_468; // days since 0000-03-01
     let era = shifted / 146_097;
     let day_of_era = shifted % 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_index = (5 * day_of_year + 2) / 153; // 0 = March
     let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
     let year = year_of_era + era * 400 + u64::from(month <= 2);
     (year, month, day)
 }
 
 fn read_u16(bytes: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(bytes.get(at..at.checked_add(2)?)?.try_into().ok()?))
+    Some(u16::from_le_bytes(
+        bytes.get(at..at.checked_add(2)?)?.try_into().ok()?,
+    ))
 }
 
 fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(bytes.get(at..at.checked_add(4)?)?.try_into().ok()?))
+    Some(u32::from_le_bytes(
+        bytes.get(at..at.checked_add(4)?)?.try_into().ok()?,
+    ))
 }
 
 fn read_u64(bytes: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(bytes.get(at..at.checked_add(8)?)?.try_into().ok()?))
+    Some(u64::from_le_bytes(
+        bytes.get(at..at.checked_add(8)?)?.try_into().ok()?,
+    ))
 }
 
 #[cfg(test)]
@@ -251,7 +268,11 @@ mod tests {
             (PID_COMMENTS, VT_LPWSTR, lpwstr("note")),
             (PID_LAST_SAVED_BY, VT_LPWSTR, lpwstr("editor")),
             // 2024-12-13T01:10:00Z
-            (PID_CREATE_TIME, VT_FILETIME, (133_785_258_000_000_000u64).to_le_bytes().to_vec()),
+            (
+                PID_CREATE_TIME,
+                VT_FILETIME,
+                (133_785_258_000_000_000u64).to_le_bytes().to_vec(),
+            ),
             (PID_LAST_SAVE_TIME, VT_FILETIME, 0u64.to_le_bytes().to_vec()),
         ])
     }
@@ -271,14 +292,20 @@ mod tests {
 
     #[test]
     fn reads_lpstr_by_code_page() {
-        let utf16: Vec<u8> = "제목\0".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        let utf16: Vec<u8> = "제목\0"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
         let mut utf16_value = (utf16.len() as u32).to_le_bytes().to_vec();
         utf16_value.extend_from_slice(&utf16);
         let stream = property_set_stream(&[
             (PID_CODEPAGE, VT_I2, 1200u16.to_le_bytes().to_vec()),
             (PID_TITLE, VT_LPSTR, utf16_value),
         ]);
-        assert_eq!(read_summary_information(&stream).title.as_deref(), Some("제목"));
+        assert_eq!(
+            read_summary_information(&stream).title.as_deref(),
+            Some("제목")
+        );
 
         let stream = property_set_stream(&[
             (PID_CODEPAGE, VT_I2, 949u16.to_le_bytes().to_vec()),
@@ -288,25 +315,40 @@ mod tests {
         ]);
         let metadata = read_summary_information(&stream);
         assert_eq!(metadata.title.as_deref(), Some("Plain ASCII"));
-        assert_eq!(metadata.author, None, "CP949 is not decoded: dropped, not mojibake");
+        assert_eq!(
+            metadata.author, None,
+            "CP949 is not decoded: dropped, not mojibake"
+        );
         assert_eq!(metadata.subject.as_deref(), Some("한글"));
 
         let stream = property_set_stream(&[
             (PID_CODEPAGE, VT_I2, CODEPAGE_LATIN1.to_le_bytes().to_vec()),
             (PID_TITLE, VT_LPSTR, lpstr(b"Caf\xe9")),
         ]);
-        assert_eq!(read_summary_information(&stream).title.as_deref(), Some("Café"));
+        assert_eq!(
+            read_summary_information(&stream).title.as_deref(),
+            Some("Café")
+        );
     }
 
     #[test]
     fn filetime_conversion() {
-        assert_eq!(filetime_to_iso8601(116_444_736_000_000_000).as_deref(), Some("1970-01-01T00:00:00Z"));
+        assert_eq!(
+            filetime_to_iso8601(116_444_736_000_000_000).as_deref(),
+            Some("1970-01-01T00:00:00Z")
+        );
         // 2000-02-29T23:59:59Z (leap day).
-        assert_eq!(filetime_to_iso8601(125_963_423_990_000_000).as_deref(), Some("2000-02-29T23:59:59Z"));
+        assert_eq!(
+            filetime_to_iso8601(125_963_423_990_000_000).as_deref(),
+            Some("2000-02-29T23:59:59Z")
+        );
         assert_eq!(filetime_to_iso8601(0), None);
         assert_eq!(filetime_to_iso8601(u64::MAX), None);
         // 9999-12-31T23:59:59Z is the last accepted second.
-        assert_eq!(filetime_to_iso8601(2_650_467_743_990_000_000).as_deref(), Some("9999-12-31T23:59:59Z"));
+        assert_eq!(
+            filetime_to_iso8601(2_650_467_743_990_000_000).as_deref(),
+            Some("9999-12-31T23:59:59Z")
+        );
         assert_eq!(filetime_to_iso8601(2_650_467_744_000_000_000), None);
     }
 
@@ -345,12 +387,18 @@ mod tests {
         let mut stream = property_set_stream(&[(PID_TITLE, VT_LPWSTR, lpwstr("title"))]);
         // Property count u32::MAX.
         stream[52..56].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(read_summary_information(&stream).title.as_deref(), Some("title"));
+        assert_eq!(
+            read_summary_information(&stream).title.as_deref(),
+            Some("title")
+        );
         // String length u32::MAX: reads what is there.
         let mut stream = property_set_stream(&[(PID_TITLE, VT_LPWSTR, lpwstr("title"))]);
         let value_at = 48 + 16 + 4;
         stream[value_at..value_at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(read_summary_information(&stream).title.as_deref(), Some("title"));
+        assert_eq!(
+            read_summary_information(&stream).title.as_deref(),
+            Some("title")
+        );
         // Set offset beyond the stream.
         let mut stream = property_set_stream(&[(PID_TITLE, VT_LPWSTR, lpwstr("title"))]);
         stream[44..48].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -358,9 +406,18 @@ mod tests {
     }
 
     fn is_empty(m: &Metadata) -> bool {
-        [&m.title, &m.subject, &m.author, &m.keywords, &m.comments, &m.last_saved_by, &m.created, &m.modified]
-            .iter()
-            .all(|field| field.is_none())
+        [
+            &m.title,
+            &m.subject,
+            &m.author,
+            &m.keywords,
+            &m.comments,
+            &m.last_saved_by,
+            &m.created,
+            &m.modified,
+        ]
+        .iter()
+        .all(|field| field.is_none())
     }
 
     fn corpus_metadata(name: &str) -> Option<Metadata> {
@@ -383,7 +440,9 @@ mod tests {
     /// Every prefix and every single-byte corruption of a real stream.
     #[test]
     fn corpus_stream_damage_never_panics() {
-        let Some(stream) = summary_stream("/work/shared/corpus/hwp/pyhwp-sample-5017.hwp") else { return };
+        let Some(stream) = summary_stream("/work/shared/corpus/hwp/pyhwp-sample-5017.hwp") else {
+            return;
+        };
         for len in 0..=stream.len() {
             let _ = read_summary_information(&stream[..len]);
         }
@@ -398,7 +457,9 @@ mod tests {
 
     #[test]
     fn corpus_documents() {
-        let Some(sample) = corpus_metadata("pyhwp-sample-5017.hwp") else { return };
+        let Some(sample) = corpus_metadata("pyhwp-sample-5017.hwp") else {
+            return;
+        };
         assert_eq!(sample.title.as_deref(), Some("제목입니다."));
         assert_eq!(sample.subject.as_deref(), Some("주제입니다."));
         assert_eq!(sample.author.as_deref(), Some("지은이입니다."));
@@ -408,10 +469,17 @@ mod tests {
         assert_eq!(sample.created.as_deref(), Some("2010-07-02T03:36:13Z"));
         assert_eq!(sample.modified.as_deref(), Some("2011-06-14T12:54:58Z"));
 
-        let constitution = corpus_metadata("hwpswift-constitution-commentary-2007.hwp").expect("summary stream");
-        assert_eq!(constitution.title.as_deref(), Some("대한민국헌법의 연혁과 개요"));
+        let constitution =
+            corpus_metadata("hwpswift-constitution-commentary-2007.hwp").expect("summary stream");
+        assert_eq!(
+            constitution.title.as_deref(),
+            Some("대한민국헌법의 연혁과 개요")
+        );
         assert_eq!(constitution.author.as_deref(), Some("김현귀"));
-        assert_eq!(constitution.created.as_deref(), Some("2007-10-13T13:22:07Z"));
+        assert_eq!(
+            constitution.created.as_deref(),
+            Some("2007-10-13T13:22:07Z")
+        );
 
         let distribution = corpus_metadata("hwplib-distribution.hwp").expect("summary stream");
         assert_eq!(distribution.title.as_deref(), Some("무궁화동산등"));
@@ -419,12 +487,18 @@ mod tests {
         assert_eq!(distribution.last_saved_by.as_deref(), Some("user"));
 
         // Every corpus document with the stream yields at least a date.
-        let Ok(dir) = std::fs::read_dir("/work/shared/corpus/hwp") else { return };
-        let mut names: Vec<String> =
-            dir.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".hwp")).collect();
+        let Ok(dir) = std::fs::read_dir("/work/shared/corpus/hwp") else {
+            return;
+        };
+        let mut names: Vec<String> = dir
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".hwp"))
+            .collect();
         names.sort();
         for name in names {
-            let Some(metadata) = corpus_metadata(&name) else { continue };
+            let Some(metadata) = corpus_metadata(&name) else {
+                continue;
+            };
             if std::env::var_os("HWP5DIST_SHOW_METADATA").is_some() {
                 eprintln!("{name}: {metadata:?}");
             }
@@ -436,7 +510,9 @@ mod tests {
     /// stream holds (password documents keep it readable), no panic.
     #[test]
     fn corpus_bad_documents() {
-        let Ok(dir) = std::fs::read_dir("/work/shared/corpus/bad") else { return };
+        let Ok(dir) = std::fs::read_dir("/work/shared/corpus/bad") else {
+            return;
+        };
         for entry in dir.flatten() {
             let path = entry.path();
             let metadata = corpus_metadata_at(&path.to_string_lossy());

@@ -88,59 +88,69 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<PackageDocument> {
     // The metadata field whose text we are collecting, and the element depth it opened at.
     let mut collecting: Option<(MetaField, u32)> = None;
     let mut value = String::new();
-    walk(text, "Contents/content.hpf", limits.max_xml_depth, limits.max_records, |step, depth| {
-        match step {
-            Step::Open { name, start, .. } => match name {
-                "metadata" => {
-                    in_metadata = true;
-                    metadata_depth = depth;
-                }
-                "meta" if in_metadata => {
-                    if let Some(f) = attr(start, "name").and_then(|n| meta_field(&n)) {
-                        collecting = Some((f, depth));
-                        value.clear();
+    walk(
+        text,
+        "Contents/content.hpf",
+        limits.max_xml_depth,
+        limits.max_records,
+        |step, depth| {
+            match step {
+                Step::Open { name, start, .. } => match name {
+                    "metadata" => {
+                        in_metadata = true;
+                        metadata_depth = depth;
+                    }
+                    "meta" if in_metadata => {
+                        if let Some(f) = attr(start, "name").and_then(|n| meta_field(&n)) {
+                            collecting = Some((f, depth));
+                            value.clear();
+                        }
+                    }
+                    "item" => {
+                        let id = attr(start, "id").unwrap_or_default().into_owned();
+                        let href = clean_href(&attr(start, "href").unwrap_or_default());
+                        let media_type = attr(start, "media-type").unwrap_or_default().into_owned();
+                        if !href.is_empty() {
+                            doc.manifest.push(ManifestItem {
+                                id,
+                                href,
+                                media_type,
+                            });
+                        }
+                    }
+                    "itemref" => {
+                        if let Some(idref) = attr(start, "idref") {
+                            doc.spine.push(idref.into_owned());
+                        }
+                    }
+                    other if in_metadata && depth == metadata_depth + 1 => {
+                        if let Some(f) = meta_field(other) {
+                            collecting = Some((f, depth));
+                            value.clear();
+                        }
+                    }
+                    _ => {}
+                },
+                Step::Text(t) => {
+                    if collecting.is_some() {
+                        value.push_str(t);
                     }
                 }
-                "item" => {
-                    let id = attr(start, "id").unwrap_or_default().into_owned();
-                    let href = clean_href(&attr(start, "href").unwrap_or_default());
-                    let media_type = attr(start, "media-type").unwrap_or_default().into_owned();
-                    if !href.is_empty() {
-                        doc.manifest.push(ManifestItem { id, href, media_type });
+                Step::Close => {
+                    if let Some((field, d)) = collecting {
+                        if d == depth {
+                            set_meta(&mut doc.metadata, field, std::mem::take(&mut value));
+                            collecting = None;
+                        }
                     }
-                }
-                "itemref" => {
-                    if let Some(idref) = attr(start, "idref") {
-                        doc.spine.push(idref.into_owned());
+                    if in_metadata && depth == metadata_depth {
+                        in_metadata = false;
                     }
-                }
-                other if in_metadata && depth == metadata_depth + 1 => {
-                    if let Some(f) = meta_field(other) {
-                        collecting = Some((f, depth));
-                        value.clear();
-                    }
-                }
-                _ => {}
-            },
-            Step::Text(t) => {
-                if collecting.is_some() {
-                    value.push_str(t);
                 }
             }
-            Step::Close => {
-                if let Some((field, d)) = collecting {
-                    if d == depth {
-                        set_meta(&mut doc.metadata, field, std::mem::take(&mut value));
-                        collecting = None;
-                    }
-                }
-                if in_metadata && depth == metadata_depth {
-                    in_metadata = false;
-                }
-            }
-        }
-        Ok(Flow::Continue)
-    })?;
+            Ok(Flow::Continue)
+        },
+    )?;
     Ok(doc)
 }
 
@@ -173,8 +183,11 @@ impl PackageDocument {
         if !from_spine.is_empty() {
             return from_spine;
         }
-        let mut from_manifest: Vec<&ManifestItem> =
-            self.manifest.iter().filter(|i| section_number(&i.href).is_some()).collect();
+        let mut from_manifest: Vec<&ManifestItem> = self
+            .manifest
+            .iter()
+            .filter(|i| section_number(&i.href).is_some())
+            .collect();
         from_manifest.sort_by_key(|i| section_number(&i.href));
         from_manifest.into_iter().map(|i| i.href.clone()).collect()
     }
@@ -197,9 +210,15 @@ mod tests {
         let doc = parse(hpf.as_bytes(), &Limits::default()).unwrap();
         assert_eq!(doc.metadata.title.as_deref(), Some("제목 & 부제"));
         assert_eq!(doc.metadata.author.as_deref(), Some("홍길동"));
-        assert_eq!(doc.metadata.created.as_deref(), Some("2023-02-13T04:44:51Z"));
+        assert_eq!(
+            doc.metadata.created.as_deref(),
+            Some("2023-02-13T04:44:51Z")
+        );
         assert_eq!(doc.metadata.keywords, None);
-        assert_eq!(doc.section_hrefs(), vec!["Contents/section1.xml", "Contents/section0.xml"]);
+        assert_eq!(
+            doc.section_hrefs(),
+            vec!["Contents/section1.xml", "Contents/section0.xml"]
+        );
     }
 
     #[test]

@@ -91,7 +91,9 @@ fn slot<T: Default>(v: &mut Vec<T>, id: u32) -> Option<&mut T> {
 
 impl Header {
     pub fn char_style(&self, id: Option<u32>) -> CharStyle {
-        id.and_then(|i| self.char_styles.get(i as usize)).copied().unwrap_or_default()
+        id.and_then(|i| self.char_styles.get(i as usize))
+            .copied()
+            .unwrap_or_default()
     }
 
     pub fn heading(&self, para_pr: Option<u32>) -> Option<Heading> {
@@ -99,7 +101,8 @@ impl Header {
     }
 
     pub fn style_name(&self, id: Option<u32>) -> Option<&str> {
-        id.and_then(|i| self.style_names.get(i as usize)).and_then(|s| s.as_deref())
+        id.and_then(|i| self.style_names.get(i as usize))
+            .and_then(|s| s.as_deref())
     }
 }
 
@@ -111,114 +114,156 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
     let mut numbering: Option<u32> = None;
     let mut para_head: Option<NumberingLevel> = None;
     let mut para_head_level: usize = 0;
-    walk(text, "Contents/header.xml", limits.max_xml_depth, limits.max_records, |step, _depth| {
-        match step {
-            // Tables not read here are skipped unparsed (fonts, border fills, tab
-            // stops, memo shapes, change tracking, compatibility options);
-            // `switch` in paraPr holds margins and line spacing.
-            Step::Open {
-                name:
-                    "fontfaces" | "borderFills" | "tabProperties" | "memoProperties" | "trackChanges"
-                    | "trackChangeAuthors" | "compatibleDocument" | "docOption" | "forbiddenWordList" | "switch",
-                ..
-            } => {
-                return Ok(Flow::Skip);
+    walk(
+        text,
+        "Contents/header.xml",
+        limits.max_xml_depth,
+        limits.max_records,
+        |step, _depth| {
+            match step {
+                // Tables not read here are skipped unparsed (fonts, border fills, tab
+                // stops, memo shapes, change tracking, compatibility options);
+                // `switch` in paraPr holds margins and line spacing.
+                Step::Open {
+                    name:
+                        "fontfaces" | "borderFills" | "tabProperties" | "memoProperties"
+                        | "trackChanges" | "trackChangeAuthors" | "compatibleDocument" | "docOption"
+                        | "forbiddenWordList" | "switch",
+                    ..
+                } => {
+                    return Ok(Flow::Skip);
+                }
+                Step::Open {
+                    name,
+                    owpml: true,
+                    start,
+                } => match name {
+                    "charPr" => char_pr = attr_u32(start, "id"),
+                    "bold" | "italic" | "underline" | "strikeout" | "supscript" | "subscript"
+                        if char_pr.is_some() =>
+                    {
+                        let Some(cs) = char_pr.and_then(|id| slot(&mut h.char_styles, id)) else {
+                            return Ok(Flow::Continue);
+                        };
+                        match name {
+                            "bold" => cs.bold = true,
+                            "italic" => cs.italic = true,
+                            "underline" => {
+                                cs.underline =
+                                    !matches!(attr(start, "type").as_deref(), None | Some("NONE"))
+                            }
+                            "strikeout" => {
+                                cs.strike = !matches!(
+                                    attr(start, "shape").as_deref(),
+                                    None | Some("NONE") | Some("3D")
+                                )
+                            }
+                            "supscript" => cs.superscript = true,
+                            _ => cs.subscript = true,
+                        }
+                    }
+                    "paraPr" => para_pr = attr_u32(start, "id"),
+                    "heading" if para_pr.is_some() => {
+                        let kind = match attr(start, "type").as_deref() {
+                            Some("OUTLINE") => Some(HeadingKind::Outline),
+                            Some("NUMBER") => Some(HeadingKind::Number),
+                            Some("BULLET") => Some(HeadingKind::Bullet),
+                            _ => None,
+                        };
+                        if let (Some(kind), Some(slot)) =
+                            (kind, para_pr.and_then(|id| slot(&mut h.headings, id)))
+                        {
+                            let level = attr_u32(start, "level").unwrap_or(0).min(9) as u8;
+                            *slot = Some(Heading {
+                                kind,
+                                id_ref: attr_u32(start, "idRef").unwrap_or(0),
+                                level,
+                            });
+                        }
+                    }
+                    "style" => {
+                        let Some(id) = attr_u32(start, "id") else {
+                            return Ok(Flow::Continue);
+                        };
+                        let name = bounded(attr(start, "name").unwrap_or_default().into_owned());
+                        let english_name = attr(start, "engName")
+                            .map(|s| bounded(s.into_owned()))
+                            .filter(|s| !s.is_empty());
+                        let kind = if attr(start, "type").as_deref() == Some("CHAR") {
+                            "character"
+                        } else {
+                            "paragraph"
+                        };
+                        if let Some(s) = slot(&mut h.style_names, id) {
+                            *s = Some(name.clone());
+                        }
+                        h.styles.push(Style {
+                            id,
+                            name,
+                            english_name,
+                            kind: kind.into(),
+                        });
+                    }
+                    "numbering" => {
+                        numbering = attr_u32(start, "id");
+                        if let Some(n) = numbering.and_then(|id| slot(&mut h.numberings, id)) {
+                            *n = Some(Numbering::default());
+                        }
+                    }
+                    "paraHead" if numbering.is_some() => {
+                        para_head_level =
+                            attr_u32(start, "level").unwrap_or(1).clamp(1, 10) as usize;
+                        para_head = Some(NumberingLevel {
+                            start: attr_u32(start, "start").unwrap_or(1),
+                            num_format: bounded(
+                                attr(start, "numFormat").unwrap_or_default().into_owned(),
+                            ),
+                            text: String::new(),
+                        });
+                    }
+                    "bullet" => {
+                        // Bullets sit in their own list, after numberings.
+                        numbering = None;
+                        if let Some(id) = attr_u32(start, "id") {
+                            let ch = bounded(attr(start, "char").unwrap_or_default().into_owned());
+                            if let Some(b) = slot(&mut h.bullets, id) {
+                                *b = Some(ch);
+                            }
+                        }
+                    }
+                    "numberings" | "bullets" | "paraProperties" | "styles" => {
+                        numbering = None;
+                        char_pr = None;
+                        para_pr = None;
+                    }
+                    _ => {}
+                },
+                Step::Open { .. } => {}
+                Step::Text(t) => {
+                    if let Some(ph) = para_head.as_mut() {
+                        if ph.text.len() < MAX_HEADER_TEXT_CHARS {
+                            ph.text.push_str(t);
+                            ph.text = bounded(std::mem::take(&mut ph.text));
+                        }
+                    }
+                }
+                Step::Close => {
+                    if let (Some(ph), Some(id)) = (para_head.take(), numbering) {
+                        if let Some(Some(n)) = h.numberings.get_mut(id as usize) {
+                            if n.levels.len() < para_head_level {
+                                n.levels
+                                    .resize_with(para_head_level, NumberingLevel::default);
+                            }
+                            if let Some(l) = n.levels.get_mut(para_head_level - 1) {
+                                *l = ph;
+                            }
+                        }
+                    }
+                }
             }
-            Step::Open { name, owpml: true, start } => match name {
-                "charPr" => char_pr = attr_u32(start, "id"),
-                "bold" | "italic" | "underline" | "strikeout" | "supscript" | "subscript" if char_pr.is_some() => {
-                    let Some(cs) = char_pr.and_then(|id| slot(&mut h.char_styles, id)) else { return Ok(Flow::Continue) };
-                    match name {
-                        "bold" => cs.bold = true,
-                        "italic" => cs.italic = true,
-                        "underline" => {
-                            cs.underline = !matches!(attr(start, "type").as_deref(), None | Some("NONE"))
-                        }
-                        "strikeout" => {
-                            cs.strike = !matches!(attr(start, "shape").as_deref(), None | Some("NONE") | Some("3D"))
-                        }
-                        "supscript" => cs.superscript = true,
-                        _ => cs.subscript = true,
-                    }
-                }
-                "paraPr" => para_pr = attr_u32(start, "id"),
-                "heading" if para_pr.is_some() => {
-                    let kind = match attr(start, "type").as_deref() {
-                        Some("OUTLINE") => Some(HeadingKind::Outline),
-                        Some("NUMBER") => Some(HeadingKind::Number),
-                        Some("BULLET") => Some(HeadingKind::Bullet),
-                        _ => None,
-                    };
-                    if let (Some(kind), Some(slot)) = (kind, para_pr.and_then(|id| slot(&mut h.headings, id))) {
-                        let level = attr_u32(start, "level").unwrap_or(0).min(9) as u8;
-                        *slot = Some(Heading { kind, id_ref: attr_u32(start, "idRef").unwrap_or(0), level });
-                    }
-                }
-                "style" => {
-                    let Some(id) = attr_u32(start, "id") else { return Ok(Flow::Continue) };
-                    let name = bounded(attr(start, "name").unwrap_or_default().into_owned());
-                    let english_name = attr(start, "engName").map(|s| bounded(s.into_owned())).filter(|s| !s.is_empty());
-                    let kind = if attr(start, "type").as_deref() == Some("CHAR") { "character" } else { "paragraph" };
-                    if let Some(s) = slot(&mut h.style_names, id) {
-                        *s = Some(name.clone());
-                    }
-                    h.styles.push(Style { id, name, english_name, kind: kind.into() });
-                }
-                "numbering" => {
-                    numbering = attr_u32(start, "id");
-                    if let Some(n) = numbering.and_then(|id| slot(&mut h.numberings, id)) {
-                        *n = Some(Numbering::default());
-                    }
-                }
-                "paraHead" if numbering.is_some() => {
-                    para_head_level = attr_u32(start, "level").unwrap_or(1).clamp(1, 10) as usize;
-                    para_head = Some(NumberingLevel {
-                        start: attr_u32(start, "start").unwrap_or(1),
-                        num_format: bounded(attr(start, "numFormat").unwrap_or_default().into_owned()),
-                        text: String::new(),
-                    });
-                }
-                "bullet" => {
-                    // Bullets sit in their own list, after numberings.
-                    numbering = None;
-                    if let Some(id) = attr_u32(start, "id") {
-                        let ch = bounded(attr(start, "char").unwrap_or_default().into_owned());
-                        if let Some(b) = slot(&mut h.bullets, id) {
-                            *b = Some(ch);
-                        }
-                    }
-                }
-                "numberings" | "bullets" | "paraProperties" | "styles" => {
-                    numbering = None;
-                    char_pr = None;
-                    para_pr = None;
-                }
-                _ => {}
-            },
-            Step::Open { .. } => {}
-            Step::Text(t) => {
-                if let Some(ph) = para_head.as_mut() {
-                    if ph.text.len() < MAX_HEADER_TEXT_CHARS {
-                        ph.text.push_str(t);
-                        ph.text = bounded(std::mem::take(&mut ph.text));
-                    }
-                }
-            }
-            Step::Close => {
-                if let (Some(ph), Some(id)) = (para_head.take(), numbering) {
-                    if let Some(Some(n)) = h.numberings.get_mut(id as usize) {
-                        if n.levels.len() < para_head_level {
-                            n.levels.resize_with(para_head_level, NumberingLevel::default);
-                        }
-                        if let Some(l) = n.levels.get_mut(para_head_level - 1) {
-                            *l = ph;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(Flow::Continue)
-    })?;
+            Ok(Flow::Continue)
+        },
+    )?;
     Ok(h)
 }
 
@@ -235,7 +280,11 @@ mod tests {
           <hh:paraProperties><hh:paraPr id="0"><hh:heading type="NONE" idRef="0" level="0"/></hh:paraPr><hh:paraPr id="1"><hh:heading type="OUTLINE" idRef="0" level="2"/></hh:paraPr></hh:paraProperties>
           <hh:styles><hh:style id="0" type="PARA" name="바탕글" engName="Normal"/></hh:styles></hh:refList></hh:head>"#;
         let h = parse(xml.as_bytes(), &Limits::default()).unwrap();
-        assert!(h.char_style(Some(1)).bold && h.char_style(Some(1)).underline && !h.char_style(Some(1)).strike);
+        assert!(
+            h.char_style(Some(1)).bold
+                && h.char_style(Some(1)).underline
+                && !h.char_style(Some(1)).strike
+        );
         assert!(!h.char_style(Some(0)).bold);
         assert!(h.heading(Some(0)).is_none());
         let hd = h.heading(Some(1)).unwrap();
@@ -245,5 +294,4 @@ mod tests {
         let n = h.numberings[1].as_ref().unwrap();
         assert_eq!(n.levels[1].text, "^2)");
     }
-
 }

@@ -50,18 +50,20 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
 
     // The package document: section order, bin data, metadata.
     let hpf = match pkg.read(CONTENT_HPF)? {
-        Some(bytes) => {
-            match xml::with_repair(&bytes, strict, |b| content::parse(b, limits)) {
-                Ok(d) => Some(d),
-                Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
-                Err(e) => {
-                    doc.warnings.push(format!("{CONTENT_HPF} could not be read ({e}); sections taken in name order"));
-                    None
-                }
+        Some(bytes) => match xml::with_repair(&bytes, strict, |b| content::parse(b, limits)) {
+            Ok(d) => Some(d),
+            Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
+            Err(e) => {
+                doc.warnings.push(format!(
+                    "{CONTENT_HPF} could not be read ({e}); sections taken in name order"
+                ));
+                None
             }
-        }
+        },
         None => {
-            doc.warnings.push(format!("{CONTENT_HPF} is missing; sections taken in name order"));
+            doc.warnings.push(format!(
+                "{CONTENT_HPF} is missing; sections taken in name order"
+            ));
             None
         }
     };
@@ -72,14 +74,18 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     };
     let section_parts = if section_parts.is_empty() {
         if hpf.is_some() {
-            doc.warnings.push(format!("{CONTENT_HPF} lists no section; sections taken in name order"));
+            doc.warnings.push(format!(
+                "{CONTENT_HPF} lists no section; sections taken in name order"
+            ));
         }
         sections_by_name(&names)
     } else {
         section_parts
     };
     if section_parts.is_empty() {
-        return Err(Error::corrupt("the HWPX package holds no body section (Contents/section0.xml...)"));
+        return Err(Error::corrupt(
+            "the HWPX package holds no body section (Contents/section0.xml...)",
+        ));
     }
 
     if let Some(d) = &hpf {
@@ -89,16 +95,16 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     let bins = bin_items(hpf.as_ref(), &pkg, &names, &mut doc.bin_data);
 
     let header = match pkg.read("Contents/header.xml")? {
-        Some(bytes) => {
-            match xml::with_repair(&bytes, strict, |b| header::parse(b, limits)) {
-                Ok(h) => h,
-                Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
-                Err(e) => {
-                    doc.warnings.push(format!("Contents/header.xml could not be read ({e}); formatting ignored"));
-                    header::Header::default()
-                }
+        Some(bytes) => match xml::with_repair(&bytes, strict, |b| header::parse(b, limits)) {
+            Ok(h) => h,
+            Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
+            Err(e) => {
+                doc.warnings.push(format!(
+                    "Contents/header.xml could not be read ({e}); formatting ignored"
+                ));
+                header::Header::default()
             }
-        }
+        },
         None => header::Header::default(),
     };
     doc.styles = header.styles.clone();
@@ -110,8 +116,15 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         let index = doc.sections.len() as u32;
         let result = if *present {
             pkg.read(path).and_then(|bytes| {
-                let bytes = bytes.ok_or_else(|| Error::corrupt(format!("{path} is listed but absent")))?;
-                let input = SectionInput { index, part: path, header: &header, bins: &bins, limits };
+                let bytes =
+                    bytes.ok_or_else(|| Error::corrupt(format!("{path} is listed but absent")))?;
+                let input = SectionInput {
+                    index,
+                    part: path,
+                    header: &header,
+                    bins: &bins,
+                    limits,
+                };
                 // A failed attempt must not leave its page and list counts behind.
                 let before = state.clone();
                 xml::with_repair(&bytes, strict, |b| {
@@ -120,7 +133,9 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
                 })
             })
         } else {
-            Err(Error::corrupt(format!("the package lists section {path} but does not hold it")))
+            Err(Error::corrupt(format!(
+                "the package lists section {path} but does not hold it"
+            )))
         };
         match result {
             Ok(out) => {
@@ -138,7 +153,9 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     }
     if !read_any {
         let why = last_error.map(|e| e.message).unwrap_or_default();
-        return Err(Error::corrupt(format!("no body section of the package could be read ({why})")));
+        return Err(Error::corrupt(format!(
+            "no body section of the package could be read ({why})"
+        )));
     }
     doc.pages = state.has_layout.then_some(state.page.max(1));
     Ok(doc)
@@ -147,7 +164,11 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
 /// The spine's sections as package paths, each with whether the zip holds it.
 /// Hancom writes hrefs from the package root (`Contents/section0.xml`); the
 /// OPF model makes them relative to `content.hpf`'s folder (`section0.xml`).
-fn resolve_sections(d: &PackageDocument, pkg: &Package<'_>, _names: &[String]) -> Vec<(String, bool)> {
+fn resolve_sections(
+    d: &PackageDocument,
+    pkg: &Package<'_>,
+    _names: &[String],
+) -> Vec<(String, bool)> {
     d.section_hrefs()
         .into_iter()
         .map(|href| {
@@ -190,7 +211,9 @@ fn bin_items(
             .manifest
             .iter()
             .filter(|i| {
-                i.href.starts_with("BinData/") || i.media_type.starts_with("image/") || i.href.contains("/BinData/")
+                i.href.starts_with("BinData/")
+                    || i.media_type.starts_with("image/")
+                    || i.href.contains("/BinData/")
             })
             .map(|i| (i.id.clone(), i.href.clone()))
             .collect(),
@@ -211,7 +234,14 @@ fn bin_items(
     let mut used: std::collections::HashSet<u32> = std::collections::HashSet::new();
     for (k, (id, href)) in items.into_iter().enumerate() {
         // `image3` → 3; an id without a number takes its position.
-        let digits: String = id.chars().rev().take_while(|c| c.is_ascii_digit()).collect::<Vec<_>>().into_iter().rev().collect();
+        let digits: String = id
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_digit())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
         let mut num = digits.parse::<u32>().ok().unwrap_or(k as u32 + 1);
         if !used.insert(num) {
             num = k as u32 + 1;
@@ -219,7 +249,11 @@ fn bin_items(
                 num += 1;
             }
         }
-        let path = if pkg.has(&href) { href.clone() } else { format!("Contents/{href}") };
+        let path = if pkg.has(&href) {
+            href.clone()
+        } else {
+            format!("Contents/{href}")
+        };
         let size = pkg.stored_size(&path);
         let extension = href
             .rsplit('/')
@@ -227,8 +261,20 @@ fn bin_items(
             .and_then(|f| f.rsplit_once('.'))
             .map(|(_, e)| e.to_ascii_lowercase())
             .filter(|e| !e.is_empty());
-        out.push(BinData { id: num, storage: "embedding".into(), name: href.clone(), extension, size });
-        map.insert(id, BinRef { id: num, name: href });
+        out.push(BinData {
+            id: num,
+            storage: "embedding".into(),
+            name: href.clone(),
+            extension,
+            size,
+        });
+        map.insert(
+            id,
+            BinRef {
+                id: num,
+                name: href,
+            },
+        );
     }
     map
 }
@@ -240,8 +286,18 @@ fn package_version(pkg: &mut Package<'_>) -> Option<String> {
     let _ = xml::walk(&bytes, "version.xml", 64, 10_000, |step, _| {
         if let xml::Step::Open { name, start, .. } = step {
             if name == "HCFVersion" {
-                let part = |k: &str| xml::attr(start, k).map(|v| v.into_owned()).unwrap_or_else(|| "0".into());
-                version = Some(format!("{}.{}.{}.{}", part("major"), part("minor"), part("micro"), part("buildNumber")));
+                let part = |k: &str| {
+                    xml::attr(start, k)
+                        .map(|v| v.into_owned())
+                        .unwrap_or_else(|| "0".into())
+                };
+                version = Some(format!(
+                    "{}.{}.{}.{}",
+                    part("major"),
+                    part("minor"),
+                    part("micro"),
+                    part("buildNumber")
+                ));
             }
         }
         Ok(xml::Flow::Continue)
@@ -252,7 +308,9 @@ fn package_version(pkg: &mut Package<'_>) -> Option<String> {
 /// Password-protected HWPX packages declare encryption data for their parts
 /// in `META-INF/manifest.xml`; the parts themselves are ciphertext.
 fn refuse_encrypted(pkg: &mut Package<'_>) -> Result<()> {
-    let Some(bytes) = pkg.read("META-INF/manifest.xml")? else { return Ok(()) };
+    let Some(bytes) = pkg.read("META-INF/manifest.xml")? else {
+        return Ok(());
+    };
     let text = String::from_utf8_lossy(&bytes);
     if text.contains("encryption-data") {
         return Err(Error::unsupported(

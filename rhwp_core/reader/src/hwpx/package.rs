@@ -54,7 +54,8 @@ fn zip_error(e: ZipError, what: &str) -> Error {
 
 impl<'a> Package<'a> {
     pub fn open(bytes: &'a [u8], limits: &Limits) -> Result<Self> {
-        let archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| zip_error(e, "opening the package"))?;
+        let archive =
+            ZipArchive::new(Cursor::new(bytes)).map_err(|e| zip_error(e, "opening the package"))?;
         if archive.len() as u64 > limits.max_entries {
             return Err(Error::too_large(format!(
                 "the package holds {} entries (limit {})",
@@ -70,7 +71,13 @@ impl<'a> Package<'a> {
                 "the package holds an entry named \"{shown}\" that points outside the package (path traversal)"
             )));
         }
-        Ok(Package { archive, bytes, limits: *limits, inflated_total: 0, inflater: None })
+        Ok(Package {
+            archive,
+            bytes,
+            limits: *limits,
+            inflated_total: 0,
+            inflater: None,
+        })
     }
 
     pub fn has(&self, name: &str) -> bool {
@@ -79,14 +86,20 @@ impl<'a> Package<'a> {
 
     /// All entry names (directories included), in central-directory order.
     pub fn names(&self) -> Vec<String> {
-        self.archive.file_names().filter_map(|n| n.ok().map(|n| n.into_owned())).collect()
+        self.archive
+            .file_names()
+            .filter_map(|n| n.ok().map(|n| n.into_owned()))
+            .collect()
     }
 
     /// Stored (compressed) size of an entry from the zip directory, without
     /// reading it (bin data, whose contents we never need).
     pub fn stored_size(&self, name: &str) -> Option<u64> {
         let index = self.archive.index_for_name(name)?;
-        self.archive.by_index_data(index).ok().map(|e| e.compressed_size())
+        self.archive
+            .by_index_data(index)
+            .ok()
+            .map(|e| e.compressed_size())
     }
 
     /// Inflate one part, bounded by the limits. `Ok(None)` when it is absent.
@@ -94,19 +107,33 @@ impl<'a> Package<'a> {
         let Some(index) = self.archive.index_for_name(name) else {
             return Ok(None);
         };
-        let remaining_total = self.limits.max_total_bytes.saturating_sub(self.inflated_total);
+        let remaining_total = self
+            .limits
+            .max_total_bytes
+            .saturating_sub(self.inflated_total);
         let ratio_limit = self.limits.max_compression_ratio;
         let ratio_floor = self.limits.ratio_floor_bytes;
-        let stored = self.archive.by_index_data(index).map_err(|e| zip_error(e, name))?.compressed_size();
+        let stored = self
+            .archive
+            .by_index_data(index)
+            .map_err(|e| zip_error(e, name))?
+            .compressed_size();
         // The ratio bound is enforced while inflating too: past the floor, a
         // part may not grow beyond `ratio` times its stored size, so a bomb
         // is cut short instead of being inflated up to the size limit.
         let ratio_cap = ratio_floor.max(stored.saturating_mul(ratio_limit));
-        let limit = self.limits.max_stream_bytes.min(remaining_total).min(ratio_cap);
+        let limit = self
+            .limits
+            .max_stream_bytes
+            .min(remaining_total)
+            .min(ratio_cap);
         let out = match self.inflate_in_place(index, limit) {
             Some(out) => out,
             None => {
-                let mut entry = self.archive.by_index(index).map_err(|e| zip_error(e, name))?;
+                let mut entry = self
+                    .archive
+                    .by_index(index)
+                    .map_err(|e| zip_error(e, name))?;
                 // Pre-size from the declared size, but never beyond the limit: the
                 // header may lie, the `take` below is what actually bounds us.
                 let mut out = Vec::with_capacity(entry.size().min(limit).min(64 << 20) as usize);
@@ -156,7 +183,10 @@ impl<'a> Package<'a> {
         let (declared, stored, crc) = (entry.size(), entry.compressed_size(), entry.crc32());
         let start = usize::try_from(entry.data_start()?).ok()?;
         drop(entry);
-        let data = self.bytes.get(start..)?.get(..usize::try_from(stored).ok()?)?;
+        let data = self
+            .bytes
+            .get(start..)?
+            .get(..usize::try_from(stored).ok()?)?;
         // The zip crate refuses output beyond the declared size; we beyond the limit.
         let cap = declared.min(limit);
         if cap > IN_PLACE_MAX_BYTES {
@@ -177,7 +207,9 @@ impl<'a> Package<'a> {
                 let mut input = data;
                 loop {
                     let (in_before, out_before) = (inflater.total_in(), inflater.total_out());
-                    let status = inflater.decompress_vec(input, &mut out, FlushDecompress::Finish).ok()?;
+                    let status = inflater
+                        .decompress_vec(input, &mut out, FlushDecompress::Finish)
+                        .ok()?;
                     let consumed = usize::try_from(inflater.total_in() - in_before).ok()?;
                     input = input.get(consumed..)?;
                     if status == Status::StreamEnd {
@@ -224,7 +256,14 @@ pub fn check_is_hwpx(pkg: &mut Package<'_>) -> Result<()> {
         return Ok(());
     }
     let what = match &mimetype {
-        Some(m) => format!("its mimetype is \"{}\"", String::from_utf8_lossy(m).trim().chars().take(80).collect::<String>()),
+        Some(m) => format!(
+            "its mimetype is \"{}\"",
+            String::from_utf8_lossy(m)
+                .trim()
+                .chars()
+                .take(80)
+                .collect::<String>()
+        ),
         None => "it has no mimetype entry and no Contents/content.hpf".to_string(),
     };
     Err(Error::unsupported(
@@ -253,13 +292,19 @@ mod tests {
     fn through_zip(bytes: &[u8], name: &str) -> std::result::Result<Vec<u8>, String> {
         let mut archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| e.to_string())?;
         let mut out = Vec::new();
-        archive.by_name(name).map_err(|e| e.to_string())?.read_to_end(&mut out).map_err(|e| e.to_string())?;
+        archive
+            .by_name(name)
+            .map_err(|e| e.to_string())?
+            .read_to_end(&mut out)
+            .map_err(|e| e.to_string())?;
         Ok(out)
     }
 
     #[test]
     fn in_place_reads_what_the_zip_crate_reads() {
-        let big: Vec<u8> = (0..200_000u32).flat_map(|i| format!("<p id=\"{i}\"/>").into_bytes()).collect();
+        let big: Vec<u8> = (0..200_000u32)
+            .flat_map(|i| format!("<p id=\"{i}\"/>").into_bytes())
+            .collect();
         let bytes = zip_of(&[
             ("stored", b"application/hwp+zip", CompressionMethod::Stored),
             ("deflated", &big, CompressionMethod::Deflated),
@@ -280,7 +325,11 @@ mod tests {
     #[test]
     fn a_damaged_part_is_left_to_the_zip_crate() {
         let content = b"<hs:sec>some text that deflates</hs:sec>".repeat(20);
-        let good = zip_of(&[("Contents/section0.xml", &content, CompressionMethod::Deflated)]);
+        let good = zip_of(&[(
+            "Contents/section0.xml",
+            &content,
+            CompressionMethod::Deflated,
+        )]);
         // Corrupt the CRC in the central directory (and the local header):
         // the zip crate refuses the part, and so must we.
         let crc = crc32fast::hash(&content).to_le_bytes();

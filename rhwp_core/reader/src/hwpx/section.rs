@@ -12,13 +12,13 @@
 //! Page headers/footers and foot/endnotes go to the document's furniture.
 
 use super::header::{CharStyle, Header, HeadingKind};
-use crate::numbering::{expand_template, write_number, NumberStyle};
 use super::xml::{attr, attr_flag, attr_i64, attr_u32, attrs, walk, Flow, Step, Tag};
 use crate::limits::Limits;
 use crate::model::{
-    Block, Equation, Furniture, ListMarker, NoteRef, PageDefinition, Paragraph, Picture, Provenance, Run, Section,
-    Shape, Table, TableCell, Unknown,
+    Block, Equation, Furniture, ListMarker, NoteRef, PageDefinition, Paragraph, Picture,
+    Provenance, Run, Section, Shape, Table, TableCell, Unknown,
 };
+use crate::numbering::{expand_template, write_number, NumberStyle};
 use crate::{Error, Result};
 use std::collections::HashMap;
 
@@ -91,10 +91,21 @@ enum Capture {
 }
 
 enum ObjectKind {
-    Picture { bin: Option<BinRef>, description: Option<String> },
-    Equation { script: String },
-    Shape { kind: &'static str },
-    Unknown { object: String, bin: Option<u32>, text: Option<String> },
+    Picture {
+        bin: Option<BinRef>,
+        description: Option<String>,
+    },
+    Equation {
+        script: String,
+    },
+    Shape {
+        kind: &'static str,
+    },
+    Unknown {
+        object: String,
+        bin: Option<u32>,
+        text: Option<String>,
+    },
 }
 
 struct ObjectBuilder {
@@ -141,10 +152,15 @@ enum Frame {
     Caption(Vec<Block>),
     Furniture(Box<FurnitureBuilder>),
     /// A hyperlink field's `fieldBegin`; its Command parameter names the target.
-    Field { id: Option<String>, command: Option<String> },
+    Field {
+        id: Option<String>,
+        command: Option<String>,
+    },
     PagePr,
     /// `switch`: the first alternative (`case`) is read, the others skipped.
-    Switch { taken: bool },
+    Switch {
+        taken: bool,
+    },
     /// The alternative of a `switch` being read.
     Alternative,
 }
@@ -173,7 +189,11 @@ pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Res
         input,
         state,
         stack: Vec::with_capacity(64),
-        section: Section { index: input.index, columns: 1, ..Section::default() },
+        section: Section {
+            index: input.index,
+            columns: 1,
+            ..Section::default()
+        },
         furniture: Vec::new(),
         section_para: 0,
         blocks_mark: 0,
@@ -184,23 +204,32 @@ pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Res
         first_para_in_section: true,
     };
     let limits = input.limits;
-    walk(text, input.part, limits.max_xml_depth, limits.max_records, |step, depth| match step {
-        Step::Open { name, owpml, start } => p.open(name, owpml, start, depth),
-        Step::Close => {
-            p.close(depth);
-            Ok(Flow::Continue)
-        }
-        Step::Text(t) => {
-            p.text(t);
-            Ok(Flow::Continue)
-        }
-    })?;
+    walk(
+        text,
+        input.part,
+        limits.max_xml_depth,
+        limits.max_records,
+        |step, depth| match step {
+            Step::Open { name, owpml, start } => p.open(name, owpml, start, depth),
+            Step::Close => {
+                p.close(depth);
+                Ok(Flow::Continue)
+            }
+            Step::Text(t) => {
+                p.text(t);
+                Ok(Flow::Continue)
+            }
+        },
+    )?;
     // A well-formed part has closed everything; be safe anyway.
     while let Some((d, _)) = p.stack.last() {
         let d = *d;
         p.close(d);
     }
-    Ok(SectionOutput { section: p.section, furniture: p.furniture })
+    Ok(SectionOutput {
+        section: p.section,
+        furniture: p.furniture,
+    })
 }
 
 fn shape_kind(name: &str) -> Option<&'static str> {
@@ -222,7 +251,16 @@ fn shape_kind(name: &str) -> Option<&'static str> {
 fn is_unknown_object(name: &str) -> bool {
     matches!(
         name,
-        "ole" | "chart" | "video" | "btn" | "radioBtn" | "checkBtn" | "comboBox" | "listBox" | "edit" | "scrollBar"
+        "ole"
+            | "chart"
+            | "video"
+            | "btn"
+            | "radioBtn"
+            | "checkBtn"
+            | "comboBox"
+            | "listBox"
+            | "edit"
+            | "scrollBar"
     )
 }
 
@@ -324,7 +362,13 @@ impl<'a> Parser<'a> {
                 _ => None,
             })
             .unwrap_or(0);
-        Provenance { section: self.input.index, paragraph: self.section_para, char_start: offset, char_end: offset, page: None }
+        Provenance {
+            section: self.input.index,
+            paragraph: self.section_para,
+            char_start: offset,
+            char_end: offset,
+            page: None,
+        }
     }
 
     fn enter_object(&mut self) -> Result<()> {
@@ -346,7 +390,9 @@ impl<'a> Parser<'a> {
                 Frame::Cell(c) => return c.blocks.push(block),
                 Frame::Caption(v) => return v.push(block),
                 Frame::Furniture(n) => return n.blocks.push(block),
-                Frame::Object(o) if matches!(o.kind, ObjectKind::Shape { .. }) => return o.blocks.push(block),
+                Frame::Object(o) if matches!(o.kind, ObjectKind::Shape { .. }) => {
+                    return o.blocks.push(block)
+                }
                 _ => {}
             }
         }
@@ -387,11 +433,12 @@ impl<'a> Parser<'a> {
             "switch" => self.push(depth, Frame::Switch { taken: false }),
             // Hidden comments are not shown text; the others are layout and
             // rendering details with nothing the model keeps.
-            "hiddenComment" | "footNotePr" | "endNotePr" | "pageBorderFill" | "renderingInfo" | "imgRect"
-            | "effects" | "fillBrush" | "controlPoints" | "cellzoneList" | "lineShape" | "shadow" => {
+            "hiddenComment" | "footNotePr" | "endNotePr" | "pageBorderFill" | "renderingInfo"
+            | "imgRect" | "effects" | "fillBrush" | "controlPoints" | "cellzoneList"
+            | "lineShape" | "shadow" => return Ok(Flow::Skip),
+            "parameters" if !matches!(self.top(), Some(Frame::Field { .. })) => {
                 return Ok(Flow::Skip)
             }
-            "parameters" if !matches!(self.top(), Some(Frame::Field { .. })) => return Ok(Flow::Skip),
             "secPr" => {}
             "pagePr" => {
                 let page = PageDefinition {
@@ -465,7 +512,11 @@ impl<'a> Parser<'a> {
             }
             "footNote" | "endNote" => {
                 self.enter_object()?;
-                let kind = if name == "footNote" { "footnote" } else { "endnote" };
+                let kind = if name == "footNote" {
+                    "footnote"
+                } else {
+                    "endnote"
+                };
                 let provenance = self.provenance_here();
                 self.push(
                     depth,
@@ -548,8 +599,19 @@ impl<'a> Parser<'a> {
                     self.push(depth, Frame::Caption(Vec::new()));
                 }
             }
-            "pic" => self.open_object(depth, ObjectKind::Picture { bin: None, description: None })?,
-            "equation" => self.open_object(depth, ObjectKind::Equation { script: String::new() })?,
+            "pic" => self.open_object(
+                depth,
+                ObjectKind::Picture {
+                    bin: None,
+                    description: None,
+                },
+            )?,
+            "equation" => self.open_object(
+                depth,
+                ObjectKind::Equation {
+                    script: String::new(),
+                },
+            )?,
             "script" => {
                 if let Some(Frame::Object(o)) = self.top() {
                     if matches!(o.kind, ObjectKind::Equation { .. }) {
@@ -570,7 +632,8 @@ impl<'a> Parser<'a> {
                 }
             }
             "img" => {
-                let bin = attr(e, "binaryItemIDRef").and_then(|id| self.input.bins.get(id.as_ref()).cloned());
+                let bin = attr(e, "binaryItemIDRef")
+                    .and_then(|id| self.input.bins.get(id.as_ref()).cloned());
                 if let Some(Frame::Object(o)) = self.top() {
                     if let ObjectKind::Picture { bin: slot, .. } = &mut o.kind {
                         if slot.is_none() {
@@ -580,7 +643,10 @@ impl<'a> Parser<'a> {
                 }
             }
             "sz" | "curSz" => {
-                let (w, h) = (attr_u32(e, "width").unwrap_or(0), attr_u32(e, "height").unwrap_or(0));
+                let (w, h) = (
+                    attr_u32(e, "width").unwrap_or(0),
+                    attr_u32(e, "height").unwrap_or(0),
+                );
                 match self.top() {
                     Some(Frame::Object(o)) if name == "sz" || !o.sized => {
                         o.width = w;
@@ -606,13 +672,21 @@ impl<'a> Parser<'a> {
                         }
                     }
                 } else if is_unknown_object(name) {
-                    let bin = attr(e, "binaryItemIDRef").and_then(|id| self.input.bins.get(id.as_ref()).map(|b| b.id));
+                    let bin = attr(e, "binaryItemIDRef")
+                        .and_then(|id| self.input.bins.get(id.as_ref()).map(|b| b.id));
                     // Buttons show a caption, combo boxes their selected value.
                     let text = attr(e, "caption")
                         .or_else(|| attr(e, "selectedValue"))
                         .map(|s| s.into_owned())
                         .filter(|s| !s.trim().is_empty());
-                    self.open_object(depth, ObjectKind::Unknown { object: name.to_string(), bin, text })?;
+                    self.open_object(
+                        depth,
+                        ObjectKind::Unknown {
+                            object: name.to_string(),
+                            bin,
+                            text,
+                        },
+                    )?;
                 }
             }
         }
@@ -620,7 +694,11 @@ impl<'a> Parser<'a> {
     }
 
     fn field_open(&self) -> bool {
-        self.stack.iter().rev().take(3).any(|(_, f)| matches!(f, Frame::Field { .. }))
+        self.stack
+            .iter()
+            .rev()
+            .take(3)
+            .any(|(_, f)| matches!(f, Frame::Field { .. }))
     }
 
     fn open_object(&mut self, depth: u32, kind: ObjectKind) -> Result<()> {
@@ -644,19 +722,31 @@ impl<'a> Parser<'a> {
     /// Text art keeps its words in an attribute; they become one paragraph per line.
     fn textart(&mut self, text: &str) {
         let provenance = self.provenance_here();
-        let Some((_, Frame::Object(o))) = self.stack.last_mut() else { return };
+        let Some((_, Frame::Object(o))) = self.stack.last_mut() else {
+            return;
+        };
         // Hancom writes the line breaks of text art as the visible symbols ␍␊.
-        for line in text.split(['\r', '\n', '\u{240D}', '\u{240A}']).filter(|l| !l.trim().is_empty()) {
+        for line in text
+            .split(['\r', '\n', '\u{240D}', '\u{240A}'])
+            .filter(|l| !l.trim().is_empty())
+        {
             let chars = line.chars().count() as u32;
             o.blocks.push(Block::Paragraph(Paragraph {
                 text: line.to_string(),
-                runs: vec![Run { text: line.to_string(), ..Run::default() }],
+                runs: vec![Run {
+                    text: line.to_string(),
+                    ..Run::default()
+                }],
                 style: None,
                 heading_level: None,
                 list: None,
                 note_refs: Vec::new(),
                 break_before: None,
-                provenance: Provenance { char_start: 0, char_end: chars, ..provenance.clone() },
+                provenance: Provenance {
+                    char_start: 0,
+                    char_end: chars,
+                    ..provenance.clone()
+                },
             }));
         }
     }
@@ -666,7 +756,9 @@ impl<'a> Parser<'a> {
         let header = self.input.header;
         let [para_pr, style_id, page_break, column_break] =
             attrs(e, ["paraPrIDRef", "styleIDRef", "pageBreak", "columnBreak"]);
-        let flag = |v: &Option<std::borrow::Cow<'_, str>>| matches!(v.as_deref(), Some("1") | Some("true"));
+        let flag = |v: &Option<std::borrow::Cow<'_, str>>| {
+            matches!(v.as_deref(), Some("1") | Some("true"))
+        };
         let (page_break, column_break) = (flag(&page_break), flag(&column_break));
         let para_pr = para_pr.and_then(|v| v.trim().parse::<u32>().ok());
         let style_id = style_id.and_then(|v| v.trim().parse::<u32>().ok());
@@ -683,8 +775,17 @@ impl<'a> Parser<'a> {
             match h.kind {
                 HeadingKind::Outline => heading_level = Some((h.level + 1).min(6)),
                 HeadingKind::Bullet => {
-                    let ch = header.bullets.get(h.id_ref as usize).cloned().flatten().unwrap_or_default();
-                    list = Some(ListMarker { kind: "bullet".into(), level: h.level + 1, marker: bullet_marker(&ch) });
+                    let ch = header
+                        .bullets
+                        .get(h.id_ref as usize)
+                        .cloned()
+                        .flatten()
+                        .unwrap_or_default();
+                    list = Some(ListMarker {
+                        kind: "bullet".into(),
+                        level: h.level + 1,
+                        marker: bullet_marker(&ch),
+                    });
                 }
                 HeadingKind::Number => list = Some(self.number_marker(h.id_ref, h.level)),
             }
@@ -735,18 +836,42 @@ impl<'a> Parser<'a> {
 
     fn number_marker(&mut self, numbering_id: u32, level: u8) -> ListMarker {
         let header = self.input.header;
-        let numbering = header.numberings.get(numbering_id as usize).and_then(|n| n.as_ref());
+        let numbering = header
+            .numberings
+            .get(numbering_id as usize)
+            .and_then(|n| n.as_ref());
         let lvl = (level as usize).min(9);
-        let counters = self.state.list_counters.entry(numbering_id).or_insert([0; 10]);
-        let start_of = |l: usize| numbering.and_then(|n| n.levels.get(l)).map(|x| x.start).unwrap_or(1);
-        counters[lvl] = if counters[lvl] == 0 { start_of(lvl).max(1) } else { counters[lvl].saturating_add(1) };
+        let counters = self
+            .state
+            .list_counters
+            .entry(numbering_id)
+            .or_insert([0; 10]);
+        let start_of = |l: usize| {
+            numbering
+                .and_then(|n| n.levels.get(l))
+                .map(|x| x.start)
+                .unwrap_or(1)
+        };
+        counters[lvl] = if counters[lvl] == 0 {
+            start_of(lvl).max(1)
+        } else {
+            counters[lvl].saturating_add(1)
+        };
         for c in counters.iter_mut().skip(lvl + 1) {
             *c = 0;
         }
         let counters = *counters;
-        let template = numbering.and_then(|n| n.levels.get(lvl)).map(|l| l.text.as_str()).unwrap_or("");
+        let template = numbering
+            .and_then(|n| n.levels.get(lvl))
+            .map(|l| l.text.as_str())
+            .unwrap_or("");
         let style_of = |l: usize| {
-            NumberStyle::from_owpml(numbering.and_then(|n| n.levels.get(l)).map(|x| x.num_format.as_str()).unwrap_or(""))
+            NumberStyle::from_owpml(
+                numbering
+                    .and_then(|n| n.levels.get(l))
+                    .map(|x| x.num_format.as_str())
+                    .unwrap_or(""),
+            )
         };
         let marker = if template.is_empty() {
             let mut out = String::new();
@@ -756,10 +881,21 @@ impl<'a> Parser<'a> {
         } else {
             expand_template(template, |l| {
                 let l = l.min(9);
-                (if counters[l] == 0 { start_of(l).max(1) } else { counters[l] }, style_of(l))
+                (
+                    if counters[l] == 0 {
+                        start_of(l).max(1)
+                    } else {
+                        counters[l]
+                    },
+                    style_of(l),
+                )
             })
         };
-        ListMarker { kind: "number".into(), level: level + 1, marker }
+        ListMarker {
+            kind: "number".into(),
+            level: level + 1,
+            marker,
+        }
     }
 
     /// A line segment of the cached layout. Only those of section-level
@@ -767,7 +903,9 @@ impl<'a> Parser<'a> {
     /// back (after as many falls as the section has columns).
     fn lineseg(&mut self, e: &Tag<'_, '_>) {
         let columns = self.columns;
-        let Some((_, Frame::Para(p))) = self.stack.last_mut() else { return };
+        let Some((_, Frame::Para(p))) = self.stack.last_mut() else {
+            return;
+        };
         if !p.section_level {
             return;
         }
@@ -848,7 +986,9 @@ impl<'a> Parser<'a> {
             Some((d, _)) if *d == depth => {}
             _ => return,
         }
-        let Some((_, frame)) = self.stack.pop() else { return };
+        let Some((_, frame)) = self.stack.pop() else {
+            return;
+        };
         match frame {
             Frame::Para(p) => self.close_para(*p),
             Frame::Capture(kind, buf) => match kind {
@@ -891,11 +1031,24 @@ impl<'a> Parser<'a> {
             }
             Frame::Table(t) => {
                 self.object_depth = self.object_depth.saturating_sub(1);
-                let TableBuilder { rows, cols, mut cells, caption, provenance, .. } = *t;
+                let TableBuilder {
+                    rows,
+                    cols,
+                    mut cells,
+                    caption,
+                    provenance,
+                    ..
+                } = *t;
                 cells.sort_by_key(|c| (c.row, c.col));
                 let rows = rows.max(cells.iter().map(|c| c.row + c.row_span).max().unwrap_or(0));
                 let cols = cols.max(cells.iter().map(|c| c.col + c.col_span).max().unwrap_or(0));
-                self.emit(Block::Table(Table { rows, cols, cells, caption, provenance }));
+                self.emit(Block::Table(Table {
+                    rows,
+                    cols,
+                    cells,
+                    caption,
+                    provenance,
+                }));
             }
             Frame::Cell(c) => {
                 if let Some(Frame::Table(t)) = self.top() {
@@ -910,7 +1063,15 @@ impl<'a> Parser<'a> {
             },
             Frame::Object(o) => {
                 self.object_depth = self.object_depth.saturating_sub(1);
-                let ObjectBuilder { kind, width, height, blocks, caption, provenance, .. } = *o;
+                let ObjectBuilder {
+                    kind,
+                    width,
+                    height,
+                    blocks,
+                    caption,
+                    provenance,
+                    ..
+                } = *o;
                 let block = match kind {
                     ObjectKind::Picture { bin, description } => Block::Picture(Picture {
                         bin_data_id: bin.as_ref().map(|b| b.id),
@@ -921,28 +1082,59 @@ impl<'a> Parser<'a> {
                         caption,
                         provenance,
                     }),
-                    ObjectKind::Equation { script } => Block::Equation(Equation { script, caption, provenance }),
-                    ObjectKind::Shape { kind } => {
-                        Block::Shape(Shape { shape_kind: kind.to_string(), blocks, caption, provenance })
-                    }
-                    ObjectKind::Unknown { object, bin, text } => {
-                        Block::Unknown(Unknown { object, bin_data_id: bin, text, provenance })
-                    }
+                    ObjectKind::Equation { script } => Block::Equation(Equation {
+                        script,
+                        caption,
+                        provenance,
+                    }),
+                    ObjectKind::Shape { kind } => Block::Shape(Shape {
+                        shape_kind: kind.to_string(),
+                        blocks,
+                        caption,
+                        provenance,
+                    }),
+                    ObjectKind::Unknown { object, bin, text } => Block::Unknown(Unknown {
+                        object,
+                        bin_data_id: bin,
+                        text,
+                        provenance,
+                    }),
                 };
                 self.emit(block);
             }
             Frame::Furniture(f) => {
                 self.object_depth = self.object_depth.saturating_sub(1);
-                let FurnitureBuilder { kind, applies_to, mut number, blocks, provenance, anchor_offset } = *f;
+                let FurnitureBuilder {
+                    kind,
+                    applies_to,
+                    mut number,
+                    blocks,
+                    provenance,
+                    anchor_offset,
+                } = *f;
                 if kind == "footnote" || kind == "endnote" {
-                    let counter = if kind == "footnote" { &mut self.state.footnotes } else { &mut self.state.endnotes };
+                    let counter = if kind == "footnote" {
+                        &mut self.state.footnotes
+                    } else {
+                        &mut self.state.endnotes
+                    };
                     *counter += 1;
                     let n = *number.get_or_insert(*counter);
                     if let Some(p) = self.para_mut() {
-                        p.note_refs.push(NoteRef { kind: kind.into(), number: n, offset: anchor_offset });
+                        p.note_refs.push(NoteRef {
+                            kind: kind.into(),
+                            number: n,
+                            offset: anchor_offset,
+                        });
                     }
                 }
-                self.furniture.push(Furniture { kind: kind.into(), applies_to, number, blocks, provenance });
+                self.furniture.push(Furniture {
+                    kind: kind.into(),
+                    applies_to,
+                    number,
+                    blocks,
+                    provenance,
+                });
             }
             Frame::Text | Frame::PagePr | Frame::Switch { .. } | Frame::Alternative => {}
         }
@@ -950,7 +1142,18 @@ impl<'a> Parser<'a> {
 
     fn close_para(&mut self, p: ParaBuilder) {
         let ParaBuilder {
-            text, chars, runs, style_id, heading_level, list, note_refs, break_before, objects, section_level, start_page, ..
+            text,
+            chars,
+            runs,
+            style_id,
+            heading_level,
+            list,
+            note_refs,
+            break_before,
+            objects,
+            section_level,
+            start_page,
+            ..
         } = p;
         let provenance = Provenance {
             section: self.input.index,
@@ -996,7 +1199,13 @@ mod tests {
         let header = Header::default();
         let bins = HashMap::new();
         let limits = Limits::default();
-        let input = SectionInput { index: 0, part: "section0.xml", header: &header, bins: &bins, limits: &limits };
+        let input = SectionInput {
+            index: 0,
+            part: "section0.xml",
+            header: &header,
+            bins: &bins,
+            limits: &limits,
+        };
         let mut state = DocState::default();
         let out = parse(xml.as_bytes(), &input, &mut state).unwrap();
         (out, state)
@@ -1014,8 +1223,11 @@ mod tests {
             <hp:tr><hp:tc><hp:p><hp:run><hp:t>d</hp:t></hp:run></hp:p></hp:tc></hp:tr></hp:tbl></hp:run></hp:p></hs:sec>"#
         );
         let (out, _) = run(&xml);
-        let Some(Block::Table(t)) = out.section.blocks.first() else { panic!("no table: {:?}", out.section.blocks) };
-        let addresses: Vec<(u32, u32, u32)> = t.cells.iter().map(|c| (c.row, c.col, c.col_span)).collect();
+        let Some(Block::Table(t)) = out.section.blocks.first() else {
+            panic!("no table: {:?}", out.section.blocks)
+        };
+        let addresses: Vec<(u32, u32, u32)> =
+            t.cells.iter().map(|c| (c.row, c.col, c.col_span)).collect();
         assert_eq!(addresses, vec![(0, 0, 1), (0, 1, 2), (0, 3, 1), (1, 0, 1)]);
         assert_eq!((t.rows, t.cols), (2, 4));
     }
@@ -1063,13 +1275,17 @@ mod tests {
         let (out, state) = run(&xml);
         assert_eq!(out.furniture.len(), 1);
         assert_eq!(out.furniture[0].number, Some(3));
-        let Block::Paragraph(p) = &out.section.blocks[0] else { panic!() };
+        let Block::Paragraph(p) = &out.section.blocks[0] else {
+            panic!()
+        };
         assert_eq!(p.text, "본문링크끝");
         assert_eq!(p.note_refs[0].offset, 2);
         assert_eq!(p.runs[1].link.as_deref(), Some("http://x.kr"));
         assert_eq!(p.runs[2].link, None);
         assert_eq!(p.provenance.page, Some(1));
-        let Block::Paragraph(p2) = &out.section.blocks[1] else { panic!() };
+        let Block::Paragraph(p2) = &out.section.blocks[1] else {
+            panic!()
+        };
         assert_eq!(p2.provenance.page, Some(2));
         assert_eq!(state.page, 2);
     }
@@ -1094,15 +1310,29 @@ mod tests {
         let header = Header::default();
         let bins = HashMap::new();
         let limits = Limits::default();
-        let input = SectionInput { index: 0, part: "s", header: &header, bins: &bins, limits: &limits };
-        let err = parse(xml.as_bytes(), &input, &mut DocState::default()).err().unwrap();
+        let input = SectionInput {
+            index: 0,
+            part: "s",
+            header: &header,
+            bins: &bins,
+            limits: &limits,
+        };
+        let err = parse(xml.as_bytes(), &input, &mut DocState::default())
+            .err()
+            .unwrap();
         assert_eq!(err.code, crate::ErrorCode::TooLarge);
     }
 
     #[test]
     fn link_targets() {
-        assert_eq!(link_target("http\\://www.hancom.com;1;0;0;").as_deref(), Some("http://www.hancom.com"));
-        assert_eq!(link_target("www.daum.net|-;1;0;0").as_deref(), Some("www.daum.net"));
+        assert_eq!(
+            link_target("http\\://www.hancom.com;1;0;0;").as_deref(),
+            Some("http://www.hancom.com")
+        );
+        assert_eq!(
+            link_target("www.daum.net|-;1;0;0").as_deref(),
+            Some("www.daum.net")
+        );
         assert_eq!(link_target(";1;0"), None);
     }
 }

@@ -25,9 +25,17 @@ use std::borrow::Cow;
 /// valid UTF-8 and reading is lenient, run it again over the repaired text
 /// (invalid sequences become U+FFFD). Valid parts are never copied: quick-xml
 /// checks the UTF-8 of each event as it reads.
-pub fn with_repair<T>(bytes: &[u8], strict: bool, mut parse: impl FnMut(&[u8]) -> Result<T>) -> Result<T> {
+pub fn with_repair<T>(
+    bytes: &[u8],
+    strict: bool,
+    mut parse: impl FnMut(&[u8]) -> Result<T>,
+) -> Result<T> {
     match parse(bytes) {
-        Err(e) if !strict && e.code == crate::ErrorCode::CorruptDocument && std::str::from_utf8(bytes).is_err() => {
+        Err(e)
+            if !strict
+                && e.code == crate::ErrorCode::CorruptDocument
+                && std::str::from_utf8(bytes).is_err() =>
+        {
             let repaired = String::from_utf8_lossy(bytes);
             parse(repaired.as_bytes())
         }
@@ -49,7 +57,9 @@ pub struct NsFilter {
 
 impl NsFilter {
     pub fn new() -> Self {
-        NsFilter { last_ok: String::new() }
+        NsFilter {
+            last_ok: String::new(),
+        }
     }
 
     pub fn is_owpml(&mut self, ns: &ResolveResult<'_>) -> bool {
@@ -104,7 +114,10 @@ pub struct Tag<'e, 'i>(TagRepr<'e, 'i>);
 
 enum TagRepr<'e, 'i> {
     /// The attributes in document order, as spans of the part's text.
-    Split { text: &'i str, spans: &'e [AttrSpan] },
+    Split {
+        text: &'i str,
+        spans: &'e [AttrSpan],
+    },
     Quick(&'e BytesStart<'i>),
 }
 
@@ -263,7 +276,9 @@ pub fn general_ref(r: &BytesRef<'_>) -> Option<char> {
 
 /// The error for an XML part nested deeper than the limit.
 pub fn too_deep(part: &str, limit: u32) -> Error {
-    Error::too_large(format!("{part}: XML elements nested more than {limit} deep"))
+    Error::too_large(format!(
+        "{part}: XML elements nested more than {limit} deep"
+    ))
 }
 
 pub fn xml_error(part: &str, e: impl std::fmt::Display) -> Error {
@@ -275,7 +290,11 @@ pub fn xml_error(part: &str, e: impl std::fmt::Display) -> Error {
 pub enum Step<'a, 'i> {
     /// An element opens. `name` is its local name; `owpml` says whether its
     /// namespace is an OWPML one (see `NsFilter`).
-    Open { name: &'a str, owpml: bool, start: &'a Tag<'a, 'i> },
+    Open {
+        name: &'a str,
+        owpml: bool,
+        start: &'a Tag<'a, 'i>,
+    },
     /// The element opened last closes.
     Close,
     /// Character data (entities already resolved, one piece at a time).
@@ -313,7 +332,13 @@ pub enum Flow {
 ///
 /// The fast engine reads the part when it can; the compat engine takes over
 /// (replaying what the visitor has seen) when it cannot. See the module notes.
-pub fn walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, mut visit: F) -> Result<()>
+pub fn walk<F>(
+    text: &[u8],
+    part: &str,
+    max_depth: u32,
+    max_elements: u64,
+    mut visit: F,
+) -> Result<()>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -321,7 +346,11 @@ where
     let mut seen = Replay::default();
     // Invalid UTF-8 anywhere: quick-xml reports it at the event that holds it.
     if let Ok(s) = std::str::from_utf8(text) {
-        let limits = WalkLimits { part, max_depth, max_elements };
+        let limits = WalkLimits {
+            part,
+            max_depth,
+            max_elements,
+        };
         match fast_walk(s, &limits, &mut visit, &mut seen) {
             Ok(()) => return Ok(()),
             Err(Stop::Fail(e)) => return Err(e),
@@ -342,7 +371,12 @@ struct Replay {
 impl Replay {
     /// Give a step to the visitor, remembering it.
     #[inline]
-    fn visit<F>(&mut self, visit: &mut F, step: Step<'_, '_>, depth: u32) -> std::result::Result<Flow, Stop>
+    fn visit<F>(
+        &mut self,
+        visit: &mut F,
+        step: Step<'_, '_>,
+        depth: u32,
+    ) -> std::result::Result<Flow, Stop>
     where
         F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
     {
@@ -398,7 +432,11 @@ fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
         }
         base += 8;
     }
-    chunks.remainder().iter().position(|&c| c == a || c == b).map(|i| base + i)
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c == a || c == b)
+        .map(|i| base + i)
 }
 
 /// Which bytes of `word` equal the byte `splat` is made of: exactly the
@@ -517,14 +555,20 @@ impl<'i> Bindings<'i> {
             if p.is_empty() || p == "xml" || p == "xmlns" {
                 return None;
             }
-            if uri == "http://www.w3.org/XML/1998/namespace" || uri == "http://www.w3.org/2000/xmlns/" {
+            if uri == "http://www.w3.org/XML/1998/namespace"
+                || uri == "http://www.w3.org/2000/xmlns/"
+            {
                 return None;
             }
         }
         if self.stack.len() - 2 >= MAX_BINDINGS {
             return None;
         }
-        let binding = if uri.is_empty() { Binding::Empty } else { Binding::Owpml(is_owpml_uri(uri)) };
+        let binding = if uri.is_empty() {
+            Binding::Empty
+        } else {
+            Binding::Owpml(is_owpml_uri(uri))
+        };
         self.stack.push((prefix, binding, depth));
         self.last = None;
         Some(())
@@ -567,7 +611,12 @@ fn is_owpml_uri(uri: &str) -> bool {
 /// Character data as quick-xml hands it over (`xml10_content`: CR LF and
 /// lone CR become LF).
 #[inline]
-fn visit_text<F>(seen: &mut Replay, visit: &mut F, text: &str, depth: u32) -> std::result::Result<(), Stop>
+fn visit_text<F>(
+    seen: &mut Replay,
+    visit: &mut F,
+    text: &str,
+    depth: u32,
+) -> std::result::Result<(), Stop>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -657,7 +706,12 @@ fn skip_comment(b: &[u8], pos: usize) -> std::result::Result<usize, Stop> {
     }
     let mut j = pos + 6;
     loop {
-        let gt = j + b.get(j..).ok_or(Stop::Unsure)?.iter().position(|&c| c == b'>').ok_or(Stop::Unsure)?;
+        let gt = j + b
+            .get(j..)
+            .ok_or(Stop::Unsure)?
+            .iter()
+            .position(|&c| c == b'>')
+            .ok_or(Stop::Unsure)?;
         if &b[gt - 2..gt] == b"--" {
             return Ok(gt + 1);
         }
@@ -681,7 +735,12 @@ fn end_tag(b: &[u8], pos: usize, name: &str) -> std::result::Result<usize, Stop>
 /// (consumed). Checked as quick-xml's `read_to_end` checks it: every end tag
 /// matches its start, every entity reference is closed; attributes and
 /// namespaces are not looked at.
-fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usize)>) -> std::result::Result<usize, Stop> {
+fn skip_content(
+    s: &str,
+    mut pos: usize,
+    name: &str,
+    open: &mut Vec<(usize, usize)>,
+) -> std::result::Result<usize, Stop> {
     let b = s.as_bytes();
     open.clear();
     loop {
@@ -718,7 +777,10 @@ fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usiz
                 let i = tag_end(b, start).ok_or(Stop::Unsure)?;
                 let empty = i > start && b[i - 1] == b'/';
                 let content_end = if empty { i - 1 } else { i };
-                let name_len = b[start..content_end].iter().position(|&c| is_ws(c)).unwrap_or(content_end - start);
+                let name_len = b[start..content_end]
+                    .iter()
+                    .position(|&c| is_ws(c))
+                    .unwrap_or(content_end - start);
                 if name_len == 0 {
                     return Err(Stop::Unsure);
                 }
@@ -733,7 +795,12 @@ fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usiz
 
 /// The fast engine (see the module notes). Stops with `Unsure` at anything
 /// it does not read exactly as quick-xml would.
-fn fast_walk<'i, F>(s: &'i str, limits: &WalkLimits<'_>, visit: &mut F, seen: &mut Replay) -> std::result::Result<(), Stop>
+fn fast_walk<'i, F>(
+    s: &'i str,
+    limits: &WalkLimits<'_>,
+    visit: &mut F,
+    seen: &mut Replay,
+) -> std::result::Result<(), Stop>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -805,7 +872,11 @@ where
                     // Iterating the slice (not indexing) keeps bounds checks out of the loop.
                     let key_len = b
                         .get(i..)
-                        .and_then(|r| r.iter().position(|&c| is_ws(c) || matches!(c, b'=' | b'"' | b'\'' | b'>' | b'/' | b'<')))
+                        .and_then(|r| {
+                            r.iter().position(|&c| {
+                                is_ws(c) || matches!(c, b'=' | b'"' | b'\'' | b'>' | b'/' | b'<')
+                            })
+                        })
                         .ok_or(Stop::Unsure)?;
                     i += key_len;
                     let key_end = i;
@@ -819,9 +890,15 @@ where
                         _ => return Err(Stop::Unsure),
                     };
                     let value_start = i + 1;
-                    let len = b.get(value_start..).and_then(|r| r.iter().position(|&c| c == quote)).ok_or(Stop::Unsure)?;
+                    let len = b
+                        .get(value_start..)
+                        .and_then(|r| r.iter().position(|&c| c == quote))
+                        .ok_or(Stop::Unsure)?;
                     i = value_start + len + 1;
-                    spans.push(AttrSpan { key: (key_start, key_end), value: (value_start, value_start + len) });
+                    spans.push(AttrSpan {
+                        key: (key_start, key_end),
+                        value: (value_start, value_start + len),
+                    });
                 };
                 pos = i;
                 depth += 1;
@@ -831,7 +908,9 @@ where
                     return Err(Stop::Unsure);
                 }
                 for a in &spans {
-                    if b.get(a.key.0..a.key.1).is_some_and(|k| k.starts_with(b"xmlns")) {
+                    if b.get(a.key.0..a.key.1)
+                        .is_some_and(|k| k.starts_with(b"xmlns"))
+                    {
                         let key = s.get(a.key.0..a.key.1).ok_or(Stop::Unsure)?;
                         let value = a.value(s).ok_or(Stop::Unsure)?;
                         ns.declare(key, value, depth).ok_or(Stop::Unsure)?;
@@ -853,8 +932,19 @@ where
                     None => (None, qname),
                 };
                 let owpml = ns.is_owpml(prefix);
-                let tag = Tag(TagRepr::Split { text: s, spans: &spans });
-                let flow = seen.visit(visit, Step::Open { name, owpml, start: &tag }, depth)?;
+                let tag = Tag(TagRepr::Split {
+                    text: s,
+                    spans: &spans,
+                });
+                let flow = seen.visit(
+                    visit,
+                    Step::Open {
+                        name,
+                        owpml,
+                        start: &tag,
+                    },
+                    depth,
+                )?;
                 if empty || flow == Flow::Skip {
                     if !empty {
                         pos = skip_content(s, pos, qname, &mut skip_stack)?;
@@ -883,7 +973,14 @@ where
 /// element's bindings are in scope (OWPML declares them all on the root) the
 /// answer per prefix is remembered; any nested declaration turns the cache
 /// off until it goes out of scope again.
-fn compat_walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, seen: &Replay, mut visit: F) -> Result<()>
+fn compat_walk<F>(
+    text: &[u8],
+    part: &str,
+    max_depth: u32,
+    max_elements: u64,
+    seen: &Replay,
+    mut visit: F,
+) -> Result<()>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -917,7 +1014,9 @@ where
                 }
                 elements += 1;
                 if elements > max_elements {
-                    return Err(Error::too_large(format!("{part}: more than {max_elements} XML elements")));
+                    return Err(Error::too_large(format!(
+                        "{part}: more than {max_elements} XML elements"
+                    )));
                 }
                 let resolver = reader.resolver();
                 let bindings = resolver.bindings().size_hint().1.unwrap_or(usize::MAX);
@@ -931,7 +1030,8 @@ where
                 } else {
                     None
                 };
-                let cached = key.and_then(|k| cache.iter().find(|(ck, _)| *ck == k).map(|&(_, ok)| ok));
+                let cached =
+                    key.and_then(|k| cache.iter().find(|(ck, _)| *ck == k).map(|&(_, ok)| ok));
                 let owpml = match cached {
                     Some(ok) => ok,
                     None => {
@@ -945,9 +1045,18 @@ where
                 };
                 let name = e.local_name();
                 let tag = Tag(TagRepr::Quick(e));
-                let flow = visit(Step::Open { name: name.as_ref(), owpml, start: &tag }, depth)?;
+                let flow = visit(
+                    Step::Open {
+                        name: name.as_ref(),
+                        owpml,
+                        start: &tag,
+                    },
+                    depth,
+                )?;
                 if !empty && flow == Flow::Skip {
-                    reader.read_to_end(e.name()).map_err(|err| xml_error(part, err))?;
+                    reader
+                        .read_to_end(e.name())
+                        .map_err(|err| xml_error(part, err))?;
                 }
                 if empty || flow == Flow::Skip {
                     visit(Step::Close, depth)?;
@@ -980,7 +1089,10 @@ where
             }
             Event::Eof => {
                 if depth != 0 {
-                    return Err(xml_error(part, "the part ends inside an open element (truncated?)"));
+                    return Err(xml_error(
+                        part,
+                        "the part ends inside an open element (truncated?)",
+                    ));
                 }
                 return Ok(());
             }
@@ -1000,16 +1112,25 @@ mod tests {
         assert_eq!(resolve_entity("#x41"), Some('A'));
         assert_eq!(resolve_entity("#0"), None);
         assert_eq!(resolve_entity("bogus"), None);
-        assert_eq!(unescape_attr("a &amp; b &#x41;&unknown; &"), "a & b A&unknown; &");
+        assert_eq!(
+            unescape_attr("a &amp; b &#x41;&unknown; &"),
+            "a & b A&unknown; &"
+        );
     }
 
     #[test]
     fn namespaces_classified() {
         let mut f = NsFilter::new();
         use quick_xml::name::Namespace;
-        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.hancom.co.kr/hwpml/2011/paragraph"))));
-        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.owpml.org/owpml/2024/paragraph"))));
-        assert!(!f.is_owpml(&ResolveResult::Bound(Namespace("http://purl.org/dc/elements/1.1/"))));
+        assert!(f.is_owpml(&ResolveResult::Bound(Namespace(
+            "http://www.hancom.co.kr/hwpml/2011/paragraph"
+        ))));
+        assert!(f.is_owpml(&ResolveResult::Bound(Namespace(
+            "http://www.owpml.org/owpml/2024/paragraph"
+        ))));
+        assert!(!f.is_owpml(&ResolveResult::Bound(Namespace(
+            "http://purl.org/dc/elements/1.1/"
+        ))));
         assert!(f.is_owpml(&ResolveResult::Unbound));
     }
 
@@ -1018,12 +1139,20 @@ mod tests {
         match &t.0 {
             TagRepr::Split { text, spans } => spans
                 .iter()
-                .map(|a| format!("{}={}", String::from_utf8_lossy(a.key(text).unwrap_or_default()), a.value(text).unwrap_or_default()))
+                .map(|a| {
+                    format!(
+                        "{}={}",
+                        String::from_utf8_lossy(a.key(text).unwrap_or_default()),
+                        a.value(text).unwrap_or_default()
+                    )
+                })
                 .collect(),
             TagRepr::Quick(e) => {
                 let mut it = e.attributes();
                 it.with_checks(false);
-                it.flatten().map(|a| format!("{}={}", a.key.as_ref(), a.value)).collect()
+                it.flatten()
+                    .map(|a| format!("{}={}", a.key.as_ref(), a.value))
+                    .collect()
             }
         }
     }
@@ -1035,7 +1164,11 @@ mod tests {
         let visit = |step: Step<'_, '_>, depth: u32| -> Result<Flow> {
             match step {
                 Step::Open { name, owpml, start } => {
-                    out.push(format!("{depth}<{name} {owpml} {:?} {:?}", all_attrs(start), attr(start, "a")));
+                    out.push(format!(
+                        "{depth}<{name} {owpml} {:?} {:?}",
+                        all_attrs(start),
+                        attr(start, "a")
+                    ));
                     if name == "fail" {
                         return Err(Error::corrupt("visitor failed"));
                     }
@@ -1076,20 +1209,37 @@ mod tests {
     #[test]
     fn fast_engine_matches_quick_xml() {
         for sample in SAMPLES {
-            assert_eq!(trace(sample.as_bytes(), true), trace(sample.as_bytes(), false), "{sample}");
+            assert_eq!(
+                trace(sample.as_bytes(), true),
+                trace(sample.as_bytes(), false),
+                "{sample}"
+            );
         }
         // Every truncation and every single-byte corruption of the samples.
         for sample in SAMPLES {
             let bytes = sample.as_bytes();
             for cut in 0..bytes.len() {
                 let t = &bytes[..cut];
-                assert_eq!(trace(t, true), trace(t, false), "{}", String::from_utf8_lossy(t));
+                assert_eq!(
+                    trace(t, true),
+                    trace(t, false),
+                    "{}",
+                    String::from_utf8_lossy(t)
+                );
             }
             for at in 0..bytes.len() {
-                for b in [b'<', b'>', b'"', b'\'', b'/', b'&', b';', b'=', b' ', b':', b'!', b'?', b'-', 0xff] {
+                for b in [
+                    b'<', b'>', b'"', b'\'', b'/', b'&', b';', b'=', b' ', b':', b'!', b'?', b'-',
+                    0xff,
+                ] {
                     let mut t = bytes.to_vec();
                     t[at] = b;
-                    assert_eq!(trace(&t, true), trace(&t, false), "{}", String::from_utf8_lossy(&t));
+                    assert_eq!(
+                        trace(&t, true),
+                        trace(&t, false),
+                        "{}",
+                        String::from_utf8_lossy(&t)
+                    );
                 }
             }
         }
@@ -1099,10 +1249,19 @@ mod tests {
     #[test]
     fn fast_engine_reads_common_xml() {
         for (k, sample) in SAMPLES.iter().enumerate() {
-            let limits = WalkLimits { part: "part", max_depth: 8, max_elements: 50 };
+            let limits = WalkLimits {
+                part: "part",
+                max_depth: 8,
+                max_elements: 50,
+            };
             let mut seen = Replay::default();
             let text = sample.trim_start_matches('\u{feff}');
-            let r = fast_walk(text, &limits, &mut |_: Step<'_, '_>, _| Ok(Flow::Continue), &mut seen);
+            let r = fast_walk(
+                text,
+                &limits,
+                &mut |_: Step<'_, '_>, _| Ok(Flow::Continue),
+                &mut seen,
+            );
             let expected = matches!(k, 0..=3 | 10);
             assert_eq!(r.is_ok(), expected, "sample {k}");
         }
@@ -1114,11 +1273,21 @@ mod tests {
         for start in 0..hay.len() {
             let naive = hay[start..].iter().position(|&c| c == b'<' || c == b'&');
             assert_eq!(find_either(&hay[start..], b'<', b'&'), naive);
-            assert_eq!(find_byte(&hay[start..], b'z'), hay[start..].iter().position(|&c| c == b'z'));
+            assert_eq!(
+                find_byte(&hay[start..], b'z'),
+                hay[start..].iter().position(|&c| c == b'z')
+            );
         }
         assert_eq!(find_byte(b"", b'<'), None);
         // Tag ends, against a byte-at-a-time quote machine.
-        let tags: [&[u8]; 6] = [b"a b=\"x>y\" c='\">'>t", b"abcdefgh>", b"a\"'>\"'>", b"q", b"a b='1' c=\"2\"/><b>", b"x='>>>>>>>>>>>>'>"];
+        let tags: [&[u8]; 6] = [
+            b"a b=\"x>y\" c='\">'>t",
+            b"abcdefgh>",
+            b"a\"'>\"'>",
+            b"q",
+            b"a b='1' c=\"2\"/><b>",
+            b"x='>>>>>>>>>>>>'>",
+        ];
         for t in tags {
             for from in 0..t.len() {
                 let mut quote = 0u8;
@@ -1135,9 +1304,17 @@ mod tests {
                         quote = c;
                     }
                 }
-                assert_eq!(tag_end(t, from), naive, "{} from {from}", String::from_utf8_lossy(t));
+                assert_eq!(
+                    tag_end(t, from),
+                    naive,
+                    "{} from {from}",
+                    String::from_utf8_lossy(t)
+                );
             }
         }
-        assert_eq!(find_byte(&[0x80, 0x3c, 0x81, 0, 0, 0, 0, 0, 0x3c], b'<'), Some(1));
+        assert_eq!(
+            find_byte(&[0x80, 0x3c, 0x81, 0, 0, 0, 0, 0, 0x3c], b'<'),
+            Some(1)
+        );
     }
 }
