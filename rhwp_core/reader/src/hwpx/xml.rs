@@ -542,47 +542,114 @@ fn equal_bytes(word: u64, splat: u64) -> u64 {
     !((x & LOW7).wrapping_add(LOW7) | x | LOW7)
 }
 
+/// How many bytes `equal_bytes` marked (each marks only its high bit).
+#[inline(always)]
+fn marked_count(mask: u64) -> u64 {
+    (mask >> 7).wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
 /// Where a start tag whose name begins at `from` ends: the first `>` outside
-/// `"` or `'` quotes (quick-xml's rule). Eight bytes at a time, stepping
-/// only through the quotes and `>`s: attribute-heavy tags are most of
-/// what a skipped subtree holds.
+/// `"` or `'` quotes (quick-xml's rule). While only double quotes occur
+/// (OWPML writers use no others), a `>` is outside the quotes exactly when
+/// an even number of `"` precede it, so quotes are counted, not stepped
+/// through: 32 bytes at a time while no `>` or `'` is among them (a loop the
+/// compiler turns into vector compares), then eight at a time; the first `'`
+/// hands the rest of the tag to the quote state machine (`tag_end_stepwise`).
 fn tag_end(b: &[u8], from: usize) -> Option<usize> {
+    let rest = b.get(from..)?;
+    // The number of `"` before the current position, modulo 2.
+    let mut inside: u64 = 0;
+    let mut base = 0;
+    let mut blocks = rest.chunks_exact(32);
+    for block in &mut blocks {
+        let Ok(block) = <&[u8; 32]>::try_from(block) else { break };
+        let (quotes, stops) = block_summary(block);
+        if stops {
+            match tag_end_words(block, inside) {
+                WordScan::Found(k) => return Some(from + base + k),
+                WordScan::SingleQuote(k, in_double) => return tag_end_stepwise(b, from + base + k, in_double),
+                WordScan::Through(_) => {}
+            }
+        }
+        inside ^= u64::from(quotes & 1);
+        base += 32;
+    }
+    let tail = blocks.remainder();
+    let whole = tail.len() / 8 * 8;
+    match tag_end_words(tail.get(..whole)?, inside) {
+        WordScan::Found(k) => Some(from + base + k),
+        WordScan::SingleQuote(k, in_double) => tag_end_stepwise(b, from + base + k, in_double),
+        WordScan::Through(in_double) => tag_end_stepwise(b, from + base + whole, in_double),
+    }
+}
+
+/// How many `"` 32 bytes hold, and whether they hold a `>` or `'`. Kept
+/// apart and branch-free so that it compiles to a few vector compares.
+#[inline(never)]
+fn block_summary(block: &[u8; 32]) -> (u8, bool) {
+    let mut quotes = 0u8;
+    let mut stops = 0u8;
+    for &c in block {
+        quotes += (c == b'"') as u8;
+        stops |= ((c == b'>') | (c == b'\'')) as u8;
+    }
+    (quotes, stops != 0)
+}
+
+/// What `tag_end_words` found in its words.
+enum WordScan {
+    /// The tag's `>`, at this offset.
+    Found(usize),
+    /// A `'` in the word at this offset (the state is whether a `"` value is
+    /// open at the word's start): the quote state machine takes over there.
+    SingleQuote(usize, bool),
+    /// No end: whether a `"` value is open after the words.
+    Through(bool),
+}
+
+/// `tag_end` over whole eight-byte words (`words.len()` a multiple of 8,
+/// any rest ignored), `inside` being the count of `"` before, modulo 2.
+#[inline]
+fn tag_end_words(words: &[u8], mut inside: u64) -> WordScan {
     const GT: u64 = u64::from_le_bytes([b'>'; 8]);
     const DQ: u64 = u64::from_le_bytes([b'"'; 8]);
     const SQ: u64 = u64::from_le_bytes([b'\''; 8]);
-    let rest = b.get(from..)?;
-    let mut quote = 0u8;
-    // The quote state machine, fed only the bytes that can change it.
-    let mut step = |c: u8| -> bool {
-        if quote == 0 {
-            if c == b'>' {
-                return true;
-            }
-            quote = c;
-        } else if c == quote {
-            quote = 0;
-        }
-        false
-    };
-    let mut chunks = rest.chunks_exact(8);
     let mut base = 0;
-    for chunk in &mut chunks {
+    for chunk in words.chunks_exact(8) {
         let mut bytes = [0u8; 8];
         bytes.copy_from_slice(chunk);
         let w = u64::from_le_bytes(bytes);
-        let mut events = equal_bytes(w, GT) | equal_bytes(w, DQ) | equal_bytes(w, SQ);
-        while events != 0 {
-            let k = (events.trailing_zeros() / 8) as usize;
-            if step(bytes[k & 7]) {
-                return Some(from + base + k);
-            }
-            events &= events - 1;
+        if equal_bytes(w, SQ) != 0 {
+            return WordScan::SingleQuote(base, inside != 0);
         }
+        let dqs = equal_bytes(w, DQ);
+        let mut candidates = equal_bytes(w, GT);
+        while candidates != 0 {
+            let lowest = candidates & candidates.wrapping_neg();
+            if (inside + marked_count(dqs & (lowest - 1))) & 1 == 0 {
+                return WordScan::Found(base + (lowest.trailing_zeros() / 8) as usize);
+            }
+            candidates &= candidates - 1;
+        }
+        inside = (inside + marked_count(dqs)) & 1;
         base += 8;
     }
-    for (k, &c) in chunks.remainder().iter().enumerate() {
-        if matches!(c, b'>' | b'"' | b'\'') && step(c) {
-            return Some(from + base + k);
+    WordScan::Through(inside != 0)
+}
+
+/// `tag_end` by the quote state machine, from `at` (inside a `"` value or
+/// not, as `in_double` says).
+fn tag_end_stepwise(b: &[u8], at: usize, in_double: bool) -> Option<usize> {
+    let mut quote = if in_double { b'"' } else { 0u8 };
+    for (k, &c) in b.get(at..)?.iter().enumerate() {
+        if quote != 0 {
+            if c == quote {
+                quote = 0;
+            }
+        } else if c == b'>' {
+            return Some(at + k);
+        } else if c == b'"' || c == b'\'' {
+            quote = c;
         }
     }
     None
@@ -1256,7 +1323,19 @@ mod tests {
         }
         assert_eq!(find_byte(b"", b'<'), None);
         // Tag ends, against a byte-at-a-time quote machine.
-        let tags: [&[u8]; 6] = [b"a b=\"x>y\" c='\">'>t", b"abcdefgh>", b"a\"'>\"'>", b"q", b"a b='1' c=\"2\"/><b>", b"x='>>>>>>>>>>>>'>"];
+        let tags: [&[u8]; 11] = [
+            b"a b=\"x>y\" c='\">'>t",
+            b"abcdefgh>",
+            b"a\"'>\"'>",
+            b"q",
+            b"a b='1' c=\"2\"/><b>",
+            b"x='>>>>>>>>>>>>'>",
+            b"a b=\"x>y\" c=\"12345678>9\" d=\"\" e=\">>>>>>>>>>>>>>>>>\">rest>",
+            b"a b=\"1\" c=\"2\" d=\"3\" e=\"4\" f=\"5\" g=\"x>'>\" h='\">\"' i=\">\"/>",
+            b"p q=\"\"\"\"\"\"\"\"\">\">",
+            b"hp:lineseg textpos=\"0\" vertpos=\"0\" vertsize=\"1000\" textheight=\"1000\" baseline=\"850\" spacing=\"600\" horzpos=\"0\" horzsize=\"42520\" flags=\"393216\"/>",
+            b"a b=\"0123456789012345678901234567890123456789>\" c=\"01234567890123456789012345678'>\" d='\"' e=\">\">",
+        ];
         for t in tags {
             for from in 0..t.len() {
                 let mut quote = 0u8;
