@@ -163,6 +163,32 @@ impl<'i> LazyTag<'i> {
     }
 }
 
+/// The bytes that end an attribute's key: whitespace, `=`, quotes, `<`, `>`, `/`.
+static ENDS_KEY: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b" \t\r\n=\"'<>/";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// The bytes at which a start tag's name stops being read: whitespace (its
+/// end, by quick-xml's rule) and the quotes and `/` that the fast engine
+/// leaves to quick-xml when they are part of a name.
+static ENDS_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b" \t\r\n\"'/";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 /// The attribute starting at or after `i` (whitespace first) in a start tag
 /// whose attributes end at `end`: its span and where the next may begin, or
 /// `None` at the end. Accepts only `key = "value"` / `'value'` preceded by
@@ -181,10 +207,7 @@ fn next_attr(b: &[u8], i: usize, end: usize) -> std::result::Result<Option<(Attr
     }
     let key_start = i;
     // Iterating the slice (not indexing) keeps bounds checks out of the loop.
-    let key_len = b
-        .get(i..)
-        .and_then(|r| r.iter().position(|&c| is_ws(c) || matches!(c, b'=' | b'"' | b'\'' | b'>' | b'/' | b'<')))
-        .ok_or(Unusual)?;
+    let key_len = b.get(i..).and_then(|r| r.iter().position(|&c| ENDS_KEY[usize::from(c)])).ok_or(Unusual)?;
     let key_end = i + key_len;
     let i = skip_ws(b, key_end);
     if key_end == key_start || b.get(i) != Some(&b'=') {
@@ -669,9 +692,22 @@ fn mentions_xmlns(attrs: &[u8]) -> bool {
     false
 }
 
+/// The first position of `a` in `hay`, eight bytes at a time.
 #[inline]
 fn find_byte(hay: &[u8], a: u8) -> Option<usize> {
-    find_either(hay, a, a)
+    let ra = u64::from_le_bytes([a; 8]);
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let hits = zero_bytes(u64::from_le_bytes(bytes) ^ ra);
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks.remainder().iter().position(|&c| c == a).map(|i| base + i)
 }
 
 #[inline]
@@ -985,9 +1021,8 @@ where
                 let empty = gt > start && b.get(gt - 1) == Some(&b'/');
                 let content_end = if empty { gt - 1 } else { gt };
                 let content = b.get(start..content_end).ok_or(Stop::Unsure)?;
-                let name_len = content.iter().position(|&c| is_ws(c)).unwrap_or(content.len());
-                let name_bytes = content.get(..name_len).ok_or(Stop::Unsure)?;
-                if name_len == 0 || name_bytes.iter().any(|&c| matches!(c, b'/' | b'"' | b'\'')) {
+                let name_len = content.iter().position(|&c| ENDS_NAME[usize::from(c)]).unwrap_or(content.len());
+                if name_len == 0 || content.get(name_len).is_some_and(|&c| !is_ws(c)) {
                     return Err(Stop::Unsure);
                 }
                 let qname = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
