@@ -84,6 +84,11 @@ fn key_is(qualified: &str, key: &str) -> bool {
 #[inline]
 fn key_is_bytes(q: &[u8], key: &str) -> bool {
     let k = key.as_bytes();
+    // The last bytes first: they tell most keys apart without a call to
+    // the slice comparison.
+    if q.last() != k.last() {
+        return false;
+    }
     if q.len() == k.len() {
         return q == k;
     }
@@ -312,22 +317,32 @@ pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
 
 /// Several attributes in one pass over the element's attributes.
 pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
-    let (text, spans): (&str, &mut dyn Iterator<Item = std::result::Result<AttrSpan, Unusual>>) = match &e.0 {
-        TagRepr::Quick(e) => return quick_attrs(e, keys),
-        TagRepr::Split { text, spans } => (text, &mut spans.iter().map(|&a| Ok(a))),
-        TagRepr::Lazy(tag) => (tag.text, &mut tag.spans()),
-    };
+    match &e.0 {
+        TagRepr::Quick(e) => quick_attrs(e, keys),
+        TagRepr::Split { text, spans } => spans_attrs(text, spans.iter().map(|&a| Ok(a)), keys).unwrap_or_else(|| std::array::from_fn(|_| None)),
+        TagRepr::Lazy(tag) => match spans_attrs(tag.text, tag.spans(), keys) {
+            Some(out) => out,
+            // Syntax split by quick-xml: its answer.
+            None => match tag.quick() {
+                Some(q) => quick_attrs(&q, keys).map(|v| v.map(into_owned)),
+                None => std::array::from_fn(|_| None),
+            },
+        },
+    }
+}
+
+/// `attrs` over attributes split by the fast engine; `None` when the split
+/// meets syntax it leaves to quick-xml.
+#[inline]
+fn spans_attrs<'a, const N: usize>(
+    text: &'a str,
+    spans: impl Iterator<Item = std::result::Result<AttrSpan, Unusual>>,
+    keys: [&str; N],
+) -> Option<[Option<Cow<'a, str>>; N]> {
     let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
     let mut found = 0;
     for a in spans {
-        let a = match a {
-            Ok(a) => a,
-            Err(Unusual) => {
-                let TagRepr::Lazy(tag) = &e.0 else { break };
-                let Some(q) = tag.quick() else { break };
-                return quick_attrs(&q, keys).map(|v| v.map(into_owned));
-            }
-        };
+        let a = a.ok()?;
         let Some(k) = a.key(text) else { continue };
         // Values are sliced only for the keys asked for; the first
         // occurrence of each key wins (later duplicates are ignored).
@@ -343,7 +358,7 @@ pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option
             }
         }
     }
-    out
+    Some(out)
 }
 
 pub fn attr_u32(e: &Tag<'_, '_>, key: &str) -> Option<u32> {
@@ -357,6 +372,12 @@ pub fn attr_i64(e: &Tag<'_, '_>, key: &str) -> Option<i64> {
 /// Unsigned numbers; negative or out-of-range values count as absent
 /// (`4294967295` is OWPML's "none" for id references and stays u32::MAX).
 pub fn parse_u32(v: &str) -> Option<u32> {
+    // Up to nine plain digits cannot overflow: read them directly (what
+    // `parse` would give), anything else the general way.
+    let b = v.as_bytes();
+    if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')));
+    }
     v.trim().parse::<u32>().ok()
 }
 
