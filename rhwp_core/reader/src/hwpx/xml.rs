@@ -202,23 +202,25 @@ static ENDS_NAME: [bool; 256] = {
 #[inline]
 fn next_attr(b: &[u8], i: usize, end: usize) -> std::result::Result<Option<(AttrSpan, usize)>, Unusual> {
     let b = b.get(..end).ok_or(Unusual)?;
-    let before = i;
-    let i = skip_ws(b, i);
+    // Attributes are preceded by whitespace, nearly always one space.
+    let i = match b.get(i) {
+        None => return Ok(None),
+        Some(&c) if !is_ws(c) => return Err(Unusual),
+        Some(_) if b.get(i + 1).is_some_and(|&c| !is_ws(c)) => i + 1,
+        Some(_) => skip_ws(b, i),
+    };
     if i >= end {
         return Ok(None);
-    }
-    if i == before {
-        return Err(Unusual);
     }
     let key_start = i;
     // Iterating the slice (not indexing) keeps bounds checks out of the loop.
     let key_len = b.get(i..).and_then(|r| r.iter().position(|&c| ENDS_KEY[usize::from(c)])).ok_or(Unusual)?;
     let key_end = i + key_len;
-    let i = skip_ws(b, key_end);
+    let i = if b.get(key_end) == Some(&b'=') { key_end } else { skip_ws(b, key_end) };
     if key_end == key_start || b.get(i) != Some(&b'=') {
         return Err(Unusual);
     }
-    let i = skip_ws(b, i + 1);
+    let i = if matches!(b.get(i + 1), Some(b'"' | b'\'')) { i + 1 } else { skip_ws(b, i + 1) };
     let quote = match b.get(i) {
         Some(&q @ (b'"' | b'\'')) => q,
         _ => return Err(Unusual),
@@ -1237,6 +1239,13 @@ mod tests {
         assert_eq!(resolve_entity("#0"), None);
         assert_eq!(resolve_entity("bogus"), None);
         assert_eq!(unescape_attr("a &amp; b &#x41;&unknown; &"), "a & b A&unknown; &");
+    }
+
+    #[test]
+    fn numbers_read_as_parse_reads_them() {
+        for v in ["0", "7", "007", "123456789", "999999999", "4294967295", "4294967296", " 5", "5 ", "-1", "+1", "", "1a", "\u{ff11}"] {
+            assert_eq!(parse_u32(v), v.trim().parse::<u32>().ok(), "{v:?}");
+        }
     }
 
     #[test]
