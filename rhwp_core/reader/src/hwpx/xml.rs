@@ -25,9 +25,17 @@ use std::borrow::Cow;
 /// valid UTF-8 and reading is lenient, run it again over the repaired text
 /// (invalid sequences become U+FFFD). Valid parts are never copied: quick-xml
 /// checks the UTF-8 of each event as it reads.
-pub fn with_repair<T>(bytes: &[u8], strict: bool, mut parse: impl FnMut(&[u8]) -> Result<T>) -> Result<T> {
+pub fn with_repair<T>(
+    bytes: &[u8],
+    strict: bool,
+    mut parse: impl FnMut(&[u8]) -> Result<T>,
+) -> Result<T> {
     match parse(bytes) {
-        Err(e) if !strict && e.code == crate::ErrorCode::CorruptDocument && std::str::from_utf8(bytes).is_err() => {
+        Err(e)
+            if !strict
+                && e.code == crate::ErrorCode::CorruptDocument
+                && std::str::from_utf8(bytes).is_err() =>
+        {
             let repaired = String::from_utf8_lossy(bytes);
             parse(repaired.as_bytes())
         }
@@ -49,7 +57,9 @@ pub struct NsFilter {
 
 impl NsFilter {
     pub fn new() -> Self {
-        NsFilter { last_ok: String::new() }
+        NsFilter {
+            last_ok: String::new(),
+        }
     }
 
     pub fn is_owpml(&mut self, ns: &ResolveResult<'_>) -> bool {
@@ -111,7 +121,10 @@ pub struct Tag<'e, 'i>(TagRepr<'e, 'i>);
 enum TagRepr<'e, 'i> {
     /// The attributes in document order, as spans of the part's text (tags
     /// that declare namespaces: their bindings are needed at once).
-    Split { text: &'i str, spans: &'e [AttrSpan] },
+    Split {
+        text: &'i str,
+        spans: &'e [AttrSpan],
+    },
     /// Not split yet: most attributes of most tags (`charPr`, `lineseg`,
     /// ...) are never asked for, so each lookup scans the tag itself.
     Lazy(LazyTag<'i>),
@@ -200,7 +213,11 @@ static ENDS_NAME: [bool; 256] = {
 /// whitespace, with a key free of quotes, `=`, `<`, `>`, `/` and
 /// whitespace: what quick-xml splits the same way.
 #[inline]
-fn next_attr(b: &[u8], i: usize, end: usize) -> std::result::Result<Option<(AttrSpan, usize)>, Unusual> {
+fn next_attr(
+    b: &[u8],
+    i: usize,
+    end: usize,
+) -> std::result::Result<Option<(AttrSpan, usize)>, Unusual> {
     let b = b.get(..end).ok_or(Unusual)?;
     // Attributes are preceded by whitespace, nearly always one space.
     let i = match b.get(i) {
@@ -214,20 +231,37 @@ fn next_attr(b: &[u8], i: usize, end: usize) -> std::result::Result<Option<(Attr
     }
     let key_start = i;
     // Iterating the slice (not indexing) keeps bounds checks out of the loop.
-    let key_len = b.get(i..).and_then(|r| r.iter().position(|&c| ENDS_KEY[usize::from(c)])).ok_or(Unusual)?;
+    let key_len = b
+        .get(i..)
+        .and_then(|r| r.iter().position(|&c| ENDS_KEY[usize::from(c)]))
+        .ok_or(Unusual)?;
     let key_end = i + key_len;
-    let i = if b.get(key_end) == Some(&b'=') { key_end } else { skip_ws(b, key_end) };
+    let i = if b.get(key_end) == Some(&b'=') {
+        key_end
+    } else {
+        skip_ws(b, key_end)
+    };
     if key_end == key_start || b.get(i) != Some(&b'=') {
         return Err(Unusual);
     }
-    let i = if matches!(b.get(i + 1), Some(b'"' | b'\'')) { i + 1 } else { skip_ws(b, i + 1) };
+    let i = if matches!(b.get(i + 1), Some(b'"' | b'\'')) {
+        i + 1
+    } else {
+        skip_ws(b, i + 1)
+    };
     let quote = match b.get(i) {
         Some(&q @ (b'"' | b'\'')) => q,
         _ => return Err(Unusual),
     };
     let value_start = i + 1;
-    let len = b.get(value_start..).and_then(|r| r.iter().position(|&c| c == quote)).ok_or(Unusual)?;
-    let span = AttrSpan { key: (key_start, key_end), value: (value_start, value_start + len) };
+    let len = b
+        .get(value_start..)
+        .and_then(|r| r.iter().position(|&c| c == quote))
+        .ok_or(Unusual)?;
+    let span = AttrSpan {
+        key: (key_start, key_end),
+        value: (value_start, value_start + len),
+    };
     Ok(Some((span, value_start + len + 1)))
 }
 
@@ -266,7 +300,10 @@ fn quick_attr<'a>(e: &'a BytesStart<'_>, key: &str) -> Option<Cow<'a, str>> {
 }
 
 /// quick-xml's view of several attributes (see `attrs`).
-fn quick_attrs<'a, const N: usize>(e: &'a BytesStart<'_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
+fn quick_attrs<'a, const N: usize>(
+    e: &'a BytesStart<'_>,
+    keys: [&str; N],
+) -> [Option<Cow<'a, str>>; N] {
     let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
     let mut found = 0;
     let mut it = e.attributes();
@@ -308,7 +345,11 @@ pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
                         return a.value(text).map(|v| attr_value(Cow::Borrowed(v)));
                     }
                     Ok(_) => {}
-                    Err(Unusual) => return tag.quick().and_then(|q| quick_attr(&q, key).map(into_owned)),
+                    Err(Unusual) => {
+                        return tag
+                            .quick()
+                            .and_then(|q| quick_attr(&q, key).map(into_owned))
+                    }
                 }
             }
             None
@@ -321,7 +362,8 @@ pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
 pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
     match &e.0 {
         TagRepr::Quick(e) => quick_attrs(e, keys),
-        TagRepr::Split { text, spans } => spans_attrs(text, spans.iter().map(|&a| Ok(a)), keys).unwrap_or_else(|| std::array::from_fn(|_| None)),
+        TagRepr::Split { text, spans } => spans_attrs(text, spans.iter().map(|&a| Ok(a)), keys)
+            .unwrap_or_else(|| std::array::from_fn(|_| None)),
         TagRepr::Lazy(tag) => match spans_attrs(tag.text, tag.spans(), keys) {
             Some(out) => out,
             // Syntax split by quick-xml: its answer.
@@ -441,7 +483,9 @@ pub fn general_ref(r: &BytesRef<'_>) -> Option<char> {
 
 /// The error for an XML part nested deeper than the limit.
 pub fn too_deep(part: &str, limit: u32) -> Error {
-    Error::too_large(format!("{part}: XML elements nested more than {limit} deep"))
+    Error::too_large(format!(
+        "{part}: XML elements nested more than {limit} deep"
+    ))
 }
 
 pub fn xml_error(part: &str, e: impl std::fmt::Display) -> Error {
@@ -453,7 +497,11 @@ pub fn xml_error(part: &str, e: impl std::fmt::Display) -> Error {
 pub enum Step<'a, 'i> {
     /// An element opens. `name` is its local name; `owpml` says whether its
     /// namespace is an OWPML one (see `NsFilter`).
-    Open { name: &'a str, owpml: bool, start: &'a Tag<'a, 'i> },
+    Open {
+        name: &'a str,
+        owpml: bool,
+        start: &'a Tag<'a, 'i>,
+    },
     /// The element opened last closes.
     Close,
     /// Character data (entities already resolved, one piece at a time).
@@ -491,7 +539,13 @@ pub enum Flow {
 ///
 /// The fast engine reads the part when it can; the compat engine takes over
 /// (replaying what the visitor has seen) when it cannot. See the module notes.
-pub fn walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, mut visit: F) -> Result<()>
+pub fn walk<F>(
+    text: &[u8],
+    part: &str,
+    max_depth: u32,
+    max_elements: u64,
+    mut visit: F,
+) -> Result<()>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -499,7 +553,11 @@ where
     let mut seen = Replay::default();
     // Invalid UTF-8 anywhere: quick-xml reports it at the event that holds it.
     if let Ok(s) = std::str::from_utf8(text) {
-        let limits = WalkLimits { part, max_depth, max_elements };
+        let limits = WalkLimits {
+            part,
+            max_depth,
+            max_elements,
+        };
         match fast_walk(s, &limits, &mut visit, &mut seen) {
             Ok(()) => return Ok(()),
             Err(Stop::Fail(e)) => return Err(e),
@@ -520,7 +578,12 @@ struct Replay {
 impl Replay {
     /// Give a step to the visitor, remembering it.
     #[inline]
-    fn visit<F>(&mut self, visit: &mut F, step: Step<'_, '_>, depth: u32) -> std::result::Result<Flow, Stop>
+    fn visit<F>(
+        &mut self,
+        visit: &mut F,
+        step: Step<'_, '_>,
+        depth: u32,
+    ) -> std::result::Result<Flow, Stop>
     where
         F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
     {
@@ -576,7 +639,11 @@ fn find_either(hay: &[u8], a: u8, b: u8) -> Option<usize> {
         }
         base += 8;
     }
-    chunks.remainder().iter().position(|&c| c == a || c == b).map(|i| base + i)
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c == a || c == b)
+        .map(|i| base + i)
 }
 
 /// Which bytes of `word` equal the byte `splat` is made of: exactly the
@@ -608,12 +675,16 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
     let mut base = 0;
     let mut blocks = rest.chunks_exact(32);
     for block in &mut blocks {
-        let Ok(block) = <&[u8; 32]>::try_from(block) else { break };
+        let Ok(block) = <&[u8; 32]>::try_from(block) else {
+            break;
+        };
         let (quotes, stops) = block_summary(block);
         if stops {
             match tag_end_words(block, inside) {
                 WordScan::Found(k) => return Some(from + base + k),
-                WordScan::SingleQuote(k, in_double) => return tag_end_stepwise(b, from + base + k, in_double),
+                WordScan::SingleQuote(k, in_double) => {
+                    return tag_end_stepwise(b, from + base + k, in_double)
+                }
                 WordScan::Through(_) => {}
             }
         }
@@ -730,7 +801,11 @@ fn find_byte(hay: &[u8], a: u8) -> Option<usize> {
         }
         base += 8;
     }
-    chunks.remainder().iter().position(|&c| c == a).map(|i| base + i)
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c == a)
+        .map(|i| base + i)
 }
 
 #[inline]
@@ -789,14 +864,20 @@ impl<'i> Bindings<'i> {
             if p.is_empty() || p == "xml" || p == "xmlns" {
                 return None;
             }
-            if uri == "http://www.w3.org/XML/1998/namespace" || uri == "http://www.w3.org/2000/xmlns/" {
+            if uri == "http://www.w3.org/XML/1998/namespace"
+                || uri == "http://www.w3.org/2000/xmlns/"
+            {
                 return None;
             }
         }
         if self.stack.len() - 2 >= MAX_BINDINGS {
             return None;
         }
-        let binding = if uri.is_empty() { Binding::Empty } else { Binding::Owpml(is_owpml_uri(uri)) };
+        let binding = if uri.is_empty() {
+            Binding::Empty
+        } else {
+            Binding::Owpml(is_owpml_uri(uri))
+        };
         self.stack.push((prefix, binding, depth));
         self.last = None;
         Some(())
@@ -839,7 +920,12 @@ fn is_owpml_uri(uri: &str) -> bool {
 /// Character data as quick-xml hands it over (`xml10_content`: CR LF and
 /// lone CR become LF).
 #[inline]
-fn visit_text<F>(seen: &mut Replay, visit: &mut F, text: &str, depth: u32) -> std::result::Result<(), Stop>
+fn visit_text<F>(
+    seen: &mut Replay,
+    visit: &mut F,
+    text: &str,
+    depth: u32,
+) -> std::result::Result<(), Stop>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -929,7 +1015,12 @@ fn skip_comment(b: &[u8], pos: usize) -> std::result::Result<usize, Stop> {
     }
     let mut j = pos + 6;
     loop {
-        let gt = j + b.get(j..).ok_or(Stop::Unsure)?.iter().position(|&c| c == b'>').ok_or(Stop::Unsure)?;
+        let gt = j + b
+            .get(j..)
+            .ok_or(Stop::Unsure)?
+            .iter()
+            .position(|&c| c == b'>')
+            .ok_or(Stop::Unsure)?;
         if &b[gt - 2..gt] == b"--" {
             return Ok(gt + 1);
         }
@@ -953,7 +1044,12 @@ fn end_tag(b: &[u8], pos: usize, name: &str) -> std::result::Result<usize, Stop>
 /// (consumed). Checked as quick-xml's `read_to_end` checks it: every end tag
 /// matches its start, every entity reference is closed; attributes and
 /// namespaces are not looked at.
-fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usize)>) -> std::result::Result<usize, Stop> {
+fn skip_content(
+    s: &str,
+    mut pos: usize,
+    name: &str,
+    open: &mut Vec<(usize, usize)>,
+) -> std::result::Result<usize, Stop> {
     let b = s.as_bytes();
     open.clear();
     loop {
@@ -990,7 +1086,10 @@ fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usiz
                 let i = tag_end(b, start).ok_or(Stop::Unsure)?;
                 let empty = i > start && b[i - 1] == b'/';
                 let content_end = if empty { i - 1 } else { i };
-                let name_len = b[start..content_end].iter().position(|&c| is_ws(c)).unwrap_or(content_end - start);
+                let name_len = b[start..content_end]
+                    .iter()
+                    .position(|&c| is_ws(c))
+                    .unwrap_or(content_end - start);
                 if name_len == 0 {
                     return Err(Stop::Unsure);
                 }
@@ -1005,7 +1104,12 @@ fn skip_content(s: &str, mut pos: usize, name: &str, open: &mut Vec<(usize, usiz
 
 /// The fast engine (see the module notes). Stops with `Unsure` at anything
 /// it does not read exactly as quick-xml would.
-fn fast_walk<'i, F>(s: &'i str, limits: &WalkLimits<'_>, visit: &mut F, seen: &mut Replay) -> std::result::Result<(), Stop>
+fn fast_walk<'i, F>(
+    s: &'i str,
+    limits: &WalkLimits<'_>,
+    visit: &mut F,
+    seen: &mut Replay,
+) -> std::result::Result<(), Stop>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -1044,12 +1148,19 @@ where
                 let empty = gt > start && b.get(gt - 1) == Some(&b'/');
                 let content_end = if empty { gt - 1 } else { gt };
                 let content = b.get(start..content_end).ok_or(Stop::Unsure)?;
-                let name_len = content.iter().position(|&c| ENDS_NAME[usize::from(c)]).unwrap_or(content.len());
+                let name_len = content
+                    .iter()
+                    .position(|&c| ENDS_NAME[usize::from(c)])
+                    .unwrap_or(content.len());
                 if name_len == 0 || content.get(name_len).is_some_and(|&c| !is_ws(c)) {
                     return Err(Stop::Unsure);
                 }
                 let qname = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
-                let lazy = LazyTag { text: s, content: (start, content_end), name_len };
+                let lazy = LazyTag {
+                    text: s,
+                    content: (start, content_end),
+                    name_len,
+                };
                 // Namespace declarations must be known before the element's
                 // name is resolved: tags that may hold one are split now
                 // (and left to quick-xml if they are unusual).
@@ -1069,7 +1180,9 @@ where
                     return Err(Stop::Unsure);
                 }
                 for a in spans.iter().filter(|_| declares) {
-                    if b.get(a.key.0..a.key.1).is_some_and(|k| k.starts_with(b"xmlns")) {
+                    if b.get(a.key.0..a.key.1)
+                        .is_some_and(|k| k.starts_with(b"xmlns"))
+                    {
                         let key = s.get(a.key.0..a.key.1).ok_or(Stop::Unsure)?;
                         let value = a.value(s).ok_or(Stop::Unsure)?;
                         ns.declare(key, value, depth).ok_or(Stop::Unsure)?;
@@ -1091,8 +1204,23 @@ where
                     None => (None, qname),
                 };
                 let owpml = ns.is_owpml(prefix);
-                let tag = Tag(if declares { TagRepr::Split { text: s, spans: &spans } } else { TagRepr::Lazy(lazy) });
-                let flow = seen.visit(visit, Step::Open { name, owpml, start: &tag }, depth)?;
+                let tag = Tag(if declares {
+                    TagRepr::Split {
+                        text: s,
+                        spans: &spans,
+                    }
+                } else {
+                    TagRepr::Lazy(lazy)
+                });
+                let flow = seen.visit(
+                    visit,
+                    Step::Open {
+                        name,
+                        owpml,
+                        start: &tag,
+                    },
+                    depth,
+                )?;
                 if empty || flow == Flow::Skip {
                     if !empty {
                         pos = skip_content(s, pos, qname, &mut skip_stack)?;
@@ -1121,7 +1249,14 @@ where
 /// element's bindings are in scope (OWPML declares them all on the root) the
 /// answer per prefix is remembered; any nested declaration turns the cache
 /// off until it goes out of scope again.
-fn compat_walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, seen: &Replay, mut visit: F) -> Result<()>
+fn compat_walk<F>(
+    text: &[u8],
+    part: &str,
+    max_depth: u32,
+    max_elements: u64,
+    seen: &Replay,
+    mut visit: F,
+) -> Result<()>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
@@ -1155,7 +1290,9 @@ where
                 }
                 elements += 1;
                 if elements > max_elements {
-                    return Err(Error::too_large(format!("{part}: more than {max_elements} XML elements")));
+                    return Err(Error::too_large(format!(
+                        "{part}: more than {max_elements} XML elements"
+                    )));
                 }
                 let resolver = reader.resolver();
                 let bindings = resolver.bindings().size_hint().1.unwrap_or(usize::MAX);
@@ -1169,7 +1306,8 @@ where
                 } else {
                     None
                 };
-                let cached = key.and_then(|k| cache.iter().find(|(ck, _)| *ck == k).map(|&(_, ok)| ok));
+                let cached =
+                    key.and_then(|k| cache.iter().find(|(ck, _)| *ck == k).map(|&(_, ok)| ok));
                 let owpml = match cached {
                     Some(ok) => ok,
                     None => {
@@ -1183,9 +1321,18 @@ where
                 };
                 let name = e.local_name();
                 let tag = Tag(TagRepr::Quick(e));
-                let flow = visit(Step::Open { name: name.as_ref(), owpml, start: &tag }, depth)?;
+                let flow = visit(
+                    Step::Open {
+                        name: name.as_ref(),
+                        owpml,
+                        start: &tag,
+                    },
+                    depth,
+                )?;
                 if !empty && flow == Flow::Skip {
-                    reader.read_to_end(e.name()).map_err(|err| xml_error(part, err))?;
+                    reader
+                        .read_to_end(e.name())
+                        .map_err(|err| xml_error(part, err))?;
                 }
                 if empty || flow == Flow::Skip {
                     visit(Step::Close, depth)?;
@@ -1218,7 +1365,10 @@ where
             }
             Event::Eof => {
                 if depth != 0 {
-                    return Err(xml_error(part, "the part ends inside an open element (truncated?)"));
+                    return Err(xml_error(
+                        part,
+                        "the part ends inside an open element (truncated?)",
+                    ));
                 }
                 return Ok(());
             }
@@ -1238,12 +1388,30 @@ mod tests {
         assert_eq!(resolve_entity("#x41"), Some('A'));
         assert_eq!(resolve_entity("#0"), None);
         assert_eq!(resolve_entity("bogus"), None);
-        assert_eq!(unescape_attr("a &amp; b &#x41;&unknown; &"), "a & b A&unknown; &");
+        assert_eq!(
+            unescape_attr("a &amp; b &#x41;&unknown; &"),
+            "a & b A&unknown; &"
+        );
     }
 
     #[test]
     fn numbers_read_as_parse_reads_them() {
-        for v in ["0", "7", "007", "123456789", "999999999", "4294967295", "4294967296", " 5", "5 ", "-1", "+1", "", "1a", "\u{ff11}"] {
+        for v in [
+            "0",
+            "7",
+            "007",
+            "123456789",
+            "999999999",
+            "4294967295",
+            "4294967296",
+            " 5",
+            "5 ",
+            "-1",
+            "+1",
+            "",
+            "1a",
+            "\u{ff11}",
+        ] {
             assert_eq!(parse_u32(v), v.trim().parse::<u32>().ok(), "{v:?}");
         }
     }
@@ -1252,9 +1420,15 @@ mod tests {
     fn namespaces_classified() {
         let mut f = NsFilter::new();
         use quick_xml::name::Namespace;
-        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.hancom.co.kr/hwpml/2011/paragraph"))));
-        assert!(f.is_owpml(&ResolveResult::Bound(Namespace("http://www.owpml.org/owpml/2024/paragraph"))));
-        assert!(!f.is_owpml(&ResolveResult::Bound(Namespace("http://purl.org/dc/elements/1.1/"))));
+        assert!(f.is_owpml(&ResolveResult::Bound(Namespace(
+            "http://www.hancom.co.kr/hwpml/2011/paragraph"
+        ))));
+        assert!(f.is_owpml(&ResolveResult::Bound(Namespace(
+            "http://www.owpml.org/owpml/2024/paragraph"
+        ))));
+        assert!(!f.is_owpml(&ResolveResult::Bound(Namespace(
+            "http://purl.org/dc/elements/1.1/"
+        ))));
         assert!(f.is_owpml(&ResolveResult::Unbound));
     }
 
@@ -1263,7 +1437,13 @@ mod tests {
         match &t.0 {
             TagRepr::Split { text, spans } => spans
                 .iter()
-                .map(|a| format!("{}={}", String::from_utf8_lossy(a.key(text).unwrap_or_default()), a.value(text).unwrap_or_default()))
+                .map(|a| {
+                    format!(
+                        "{}={}",
+                        String::from_utf8_lossy(a.key(text).unwrap_or_default()),
+                        a.value(text).unwrap_or_default()
+                    )
+                })
                 .collect(),
             TagRepr::Lazy(tag) => {
                 let mut out = Vec::new();
@@ -1275,7 +1455,9 @@ mod tests {
                             a.value(tag.text).unwrap_or_default()
                         )),
                         // What quick-xml makes of the whole tag.
-                        Err(Unusual) => return tag.quick().map(|q| quick_all(&q)).unwrap_or_default(),
+                        Err(Unusual) => {
+                            return tag.quick().map(|q| quick_all(&q)).unwrap_or_default()
+                        }
                     }
                 }
                 out
@@ -1287,7 +1469,9 @@ mod tests {
     fn quick_all(e: &BytesStart<'_>) -> Vec<String> {
         let mut it = e.attributes();
         it.with_checks(false);
-        it.flatten().map(|a| format!("{}={}", a.key.as_ref(), a.value)).collect()
+        it.flatten()
+            .map(|a| format!("{}={}", a.key.as_ref(), a.value))
+            .collect()
     }
 
     /// The steps a walk gives, with the error it ends on; elements named
@@ -1346,20 +1530,37 @@ mod tests {
     #[test]
     fn fast_engine_matches_quick_xml() {
         for sample in SAMPLES {
-            assert_eq!(trace(sample.as_bytes(), true), trace(sample.as_bytes(), false), "{sample}");
+            assert_eq!(
+                trace(sample.as_bytes(), true),
+                trace(sample.as_bytes(), false),
+                "{sample}"
+            );
         }
         // Every truncation and every single-byte corruption of the samples.
         for sample in SAMPLES {
             let bytes = sample.as_bytes();
             for cut in 0..bytes.len() {
                 let t = &bytes[..cut];
-                assert_eq!(trace(t, true), trace(t, false), "{}", String::from_utf8_lossy(t));
+                assert_eq!(
+                    trace(t, true),
+                    trace(t, false),
+                    "{}",
+                    String::from_utf8_lossy(t)
+                );
             }
             for at in 0..bytes.len() {
-                for b in [b'<', b'>', b'"', b'\'', b'/', b'&', b';', b'=', b' ', b':', b'!', b'?', b'-', b'x', b'\t', 0xff] {
+                for b in [
+                    b'<', b'>', b'"', b'\'', b'/', b'&', b';', b'=', b' ', b':', b'!', b'?', b'-',
+                    b'x', b'\t', 0xff,
+                ] {
                     let mut t = bytes.to_vec();
                     t[at] = b;
-                    assert_eq!(trace(&t, true), trace(&t, false), "{}", String::from_utf8_lossy(&t));
+                    assert_eq!(
+                        trace(&t, true),
+                        trace(&t, false),
+                        "{}",
+                        String::from_utf8_lossy(&t)
+                    );
                 }
             }
         }
@@ -1369,10 +1570,19 @@ mod tests {
     #[test]
     fn fast_engine_reads_common_xml() {
         for (k, sample) in SAMPLES.iter().enumerate() {
-            let limits = WalkLimits { part: "part", max_depth: 8, max_elements: 50 };
+            let limits = WalkLimits {
+                part: "part",
+                max_depth: 8,
+                max_elements: 50,
+            };
             let mut seen = Replay::default();
             let text = sample.trim_start_matches('\u{feff}');
-            let r = fast_walk(text, &limits, &mut |_: Step<'_, '_>, _| Ok(Flow::Continue), &mut seen);
+            let r = fast_walk(
+                text,
+                &limits,
+                &mut |_: Step<'_, '_>, _| Ok(Flow::Continue),
+                &mut seen,
+            );
             let expected = matches!(k, 0..=3 | 10 | 12);
             assert_eq!(r.is_ok(), expected, "sample {k}");
         }
@@ -1384,7 +1594,10 @@ mod tests {
         for start in 0..hay.len() {
             let naive = hay[start..].iter().position(|&c| c == b'<' || c == b'&');
             assert_eq!(find_either(&hay[start..], b'<', b'&'), naive);
-            assert_eq!(find_byte(&hay[start..], b'z'), hay[start..].iter().position(|&c| c == b'z'));
+            assert_eq!(
+                find_byte(&hay[start..], b'z'),
+                hay[start..].iter().position(|&c| c == b'z')
+            );
         }
         assert_eq!(find_byte(b"", b'<'), None);
         // Tag ends, against a byte-at-a-time quote machine.
@@ -1417,9 +1630,17 @@ mod tests {
                         quote = c;
                     }
                 }
-                assert_eq!(tag_end(t, from), naive, "{} from {from}", String::from_utf8_lossy(t));
+                assert_eq!(
+                    tag_end(t, from),
+                    naive,
+                    "{} from {from}",
+                    String::from_utf8_lossy(t)
+                );
             }
         }
-        assert_eq!(find_byte(&[0x80, 0x3c, 0x81, 0, 0, 0, 0, 0, 0x3c], b'<'), Some(1));
+        assert_eq!(
+            find_byte(&[0x80, 0x3c, 0x81, 0, 0, 0, 0, 0, 0x3c], b'<'),
+            Some(1)
+        );
     }
 }
