@@ -94,6 +94,11 @@ fn key_is(qualified: &str, key: &str) -> bool {
 #[inline]
 fn key_is_bytes(q: &[u8], key: &str) -> bool {
     let k = key.as_bytes();
+    // The last bytes first: they tell most keys apart without a call to
+    // the slice comparison.
+    if q.last() != k.last() {
+        return false;
+    }
     if q.len() == k.len() {
         return q == k;
     }
@@ -108,17 +113,156 @@ fn attr_value<'a>(value: Cow<'a, str>) -> Cow<'a, str> {
     }
 }
 
-/// An element's start tag, for attribute lookup: the attributes split by
-/// the fast engine, or quick-xml's start event (compat engine).
+/// An element's start tag, for attribute lookup: its attributes split by
+/// the fast engine (eagerly, or on the first lookup), or quick-xml's start
+/// event (compat engine).
 pub struct Tag<'e, 'i>(TagRepr<'e, 'i>);
 
 enum TagRepr<'e, 'i> {
-    /// The attributes in document order, as spans of the part's text.
+    /// The attributes in document order, as spans of the part's text (tags
+    /// that declare namespaces: their bindings are needed at once).
     Split {
         text: &'i str,
         spans: &'e [AttrSpan],
     },
+    /// Not split yet: most attributes of most tags (`charPr`, `lineseg`,
+    /// ...) are never asked for, so each lookup scans the tag itself.
+    Lazy(LazyTag<'i>),
     Quick(&'e BytesStart<'i>),
+}
+
+/// A start tag read by the fast engine whose attributes are split on demand:
+/// `content` is the byte range between `<` and `>` (`/>` for an empty
+/// element), the name being its first `name_len` bytes.
+#[derive(Clone, Copy)]
+struct LazyTag<'i> {
+    text: &'i str,
+    content: (usize, usize),
+    name_len: usize,
+}
+
+/// Attribute syntax the fast engine does not split itself (the tag is then
+/// handed to quick-xml's attribute parser).
+struct Unusual;
+
+impl<'i> LazyTag<'i> {
+    /// The attributes in document order; an `Err` (then the end) at the
+    /// first piece of syntax not split exactly as quick-xml would.
+    fn spans(&self) -> impl Iterator<Item = std::result::Result<AttrSpan, Unusual>> + 'i {
+        let b = self.text.as_bytes();
+        let end = self.content.1;
+        let mut i = self.content.0 + self.name_len;
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            match next_attr(b, i, end) {
+                Ok(Some((span, next))) => {
+                    i = next;
+                    Some(Ok(span))
+                }
+                Ok(None) => {
+                    done = true;
+                    None
+                }
+                Err(u) => {
+                    done = true;
+                    Some(Err(u))
+                }
+            }
+        })
+    }
+
+    /// The tag as quick-xml's start event (what the compat engine would see).
+    fn quick(&self) -> Option<BytesStart<'i>> {
+        let content = self.text.get(self.content.0..self.content.1)?;
+        Some(BytesStart::from_content(content, self.name_len))
+    }
+}
+
+/// The bytes that end an attribute's key: whitespace, `=`, quotes, `<`, `>`, `/`.
+static ENDS_KEY: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b" \t\r\n=\"'<>/";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// The bytes at which a start tag's name stops being read: whitespace (its
+/// end, by quick-xml's rule) and the quotes and `/` that the fast engine
+/// leaves to quick-xml when they are part of a name.
+static ENDS_NAME: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b" \t\r\n\"'/";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
+/// The attribute starting at or after `i` (whitespace first) in a start tag
+/// whose attributes end at `end`: its span and where the next may begin, or
+/// `None` at the end. Accepts only `key = "value"` / `'value'` preceded by
+/// whitespace, with a key free of quotes, `=`, `<`, `>`, `/` and
+/// whitespace: what quick-xml splits the same way.
+#[inline]
+fn next_attr(
+    b: &[u8],
+    i: usize,
+    end: usize,
+) -> std::result::Result<Option<(AttrSpan, usize)>, Unusual> {
+    let b = b.get(..end).ok_or(Unusual)?;
+    // Attributes are preceded by whitespace, nearly always one space.
+    let i = match b.get(i) {
+        None => return Ok(None),
+        Some(&c) if !is_ws(c) => return Err(Unusual),
+        Some(_) if b.get(i + 1).is_some_and(|&c| !is_ws(c)) => i + 1,
+        Some(_) => skip_ws(b, i),
+    };
+    if i >= end {
+        return Ok(None);
+    }
+    let key_start = i;
+    // Iterating the slice (not indexing) keeps bounds checks out of the loop.
+    let key_len = b
+        .get(i..)
+        .and_then(|r| r.iter().position(|&c| ENDS_KEY[usize::from(c)]))
+        .ok_or(Unusual)?;
+    let key_end = i + key_len;
+    let i = if b.get(key_end) == Some(&b'=') {
+        key_end
+    } else {
+        skip_ws(b, key_end)
+    };
+    if key_end == key_start || b.get(i) != Some(&b'=') {
+        return Err(Unusual);
+    }
+    let i = if matches!(b.get(i + 1), Some(b'"' | b'\'')) {
+        i + 1
+    } else {
+        skip_ws(b, i + 1)
+    };
+    let quote = match b.get(i) {
+        Some(&q @ (b'"' | b'\'')) => q,
+        _ => return Err(Unusual),
+    };
+    let value_start = i + 1;
+    let len = b
+        .get(value_start..)
+        .and_then(|r| r.iter().position(|&c| c == quote))
+        .ok_or(Unusual)?;
+    let span = AttrSpan {
+        key: (key_start, key_end),
+        value: (value_start, value_start + len),
+    };
+    Ok(Some((span, value_start + len + 1)))
 }
 
 /// One attribute of a start tag read by the fast engine: byte ranges of its
@@ -142,6 +286,47 @@ impl AttrSpan {
     }
 }
 
+/// quick-xml's view of one attribute (compat engine, and tags the fast
+/// engine leaves to it).
+fn quick_attr<'a>(e: &'a BytesStart<'_>, key: &str) -> Option<Cow<'a, str>> {
+    let mut attrs = e.attributes();
+    attrs.with_checks(false);
+    for a in attrs.flatten() {
+        if key_is(a.key.as_ref(), key) {
+            return Some(attr_value(a.value));
+        }
+    }
+    None
+}
+
+/// quick-xml's view of several attributes (see `attrs`).
+fn quick_attrs<'a, const N: usize>(
+    e: &'a BytesStart<'_>,
+    keys: [&str; N],
+) -> [Option<Cow<'a, str>>; N] {
+    let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
+    let mut found = 0;
+    let mut it = e.attributes();
+    it.with_checks(false);
+    for a in it.flatten() {
+        if let Some(i) = keys.iter().position(|key| key_is(a.key.as_ref(), key)) {
+            // The first occurrence of each key wins (later duplicates are ignored).
+            if out[i].is_none() {
+                out[i] = Some(attr_value(a.value));
+                found += 1;
+                if found == N {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn into_owned(v: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(v.into_owned())
+}
+
 /// The (unescaped) value of the attribute whose local name is `key`.
 pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
     match &e.0 {
@@ -150,58 +335,74 @@ pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
             .find(|a| a.key(text).is_some_and(|k| key_is_bytes(k, key)))
             .and_then(|a| a.value(text))
             .map(|v| attr_value(Cow::Borrowed(v))),
-        TagRepr::Quick(e) => {
-            let mut attrs = e.attributes();
-            attrs.with_checks(false);
-            for a in attrs.flatten() {
-                if key_is(a.key.as_ref(), key) {
-                    return Some(attr_value(a.value));
+        TagRepr::Lazy(tag) => {
+            let text = tag.text;
+            for a in tag.spans() {
+                match a {
+                    // Everything before it was split as quick-xml splits it,
+                    // so it is the first attribute quick-xml would find too.
+                    Ok(a) if a.key(text).is_some_and(|k| key_is_bytes(k, key)) => {
+                        return a.value(text).map(|v| attr_value(Cow::Borrowed(v)));
+                    }
+                    Ok(_) => {}
+                    Err(Unusual) => {
+                        return tag
+                            .quick()
+                            .and_then(|q| quick_attr(&q, key).map(into_owned))
+                    }
                 }
             }
             None
         }
+        TagRepr::Quick(e) => quick_attr(e, key),
     }
 }
 
 /// Several attributes in one pass over the element's attributes.
 pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
+    match &e.0 {
+        TagRepr::Quick(e) => quick_attrs(e, keys),
+        TagRepr::Split { text, spans } => spans_attrs(text, spans.iter().map(|&a| Ok(a)), keys)
+            .unwrap_or_else(|| std::array::from_fn(|_| None)),
+        TagRepr::Lazy(tag) => match spans_attrs(tag.text, tag.spans(), keys) {
+            Some(out) => out,
+            // Syntax split by quick-xml: its answer.
+            None => match tag.quick() {
+                Some(q) => quick_attrs(&q, keys).map(|v| v.map(into_owned)),
+                None => std::array::from_fn(|_| None),
+            },
+        },
+    }
+}
+
+/// `attrs` over attributes split by the fast engine; `None` when the split
+/// meets syntax it leaves to quick-xml.
+#[inline]
+fn spans_attrs<'a, const N: usize>(
+    text: &'a str,
+    spans: impl Iterator<Item = std::result::Result<AttrSpan, Unusual>>,
+    keys: [&str; N],
+) -> Option<[Option<Cow<'a, str>>; N]> {
     let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
     let mut found = 0;
-    // The first occurrence of each key wins (later duplicates are ignored).
-    let mut take = |i: usize, v: Cow<'a, str>| -> bool {
-        if out[i].is_none() {
-            out[i] = Some(attr_value(v));
-            found += 1;
-        }
-        found == N
-    };
-    match &e.0 {
-        TagRepr::Split { text, spans } => {
-            for a in spans.iter() {
-                let Some(k) = a.key(text) else { continue };
-                // Values are sliced only for the keys asked for.
-                if let Some(i) = keys.iter().position(|key| key_is_bytes(k, key)) {
-                    if let Some(v) = a.value(text) {
-                        if take(i, Cow::Borrowed(v)) {
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        TagRepr::Quick(e) => {
-            let mut it = e.attributes();
-            it.with_checks(false);
-            for a in it.flatten() {
-                if let Some(i) = keys.iter().position(|key| key_is(a.key.as_ref(), key)) {
-                    if take(i, a.value) {
+    for a in spans {
+        let a = a.ok()?;
+        let Some(k) = a.key(text) else { continue };
+        // Values are sliced only for the keys asked for; the first
+        // occurrence of each key wins (later duplicates are ignored).
+        if let Some(i) = keys.iter().position(|key| key_is_bytes(k, key)) {
+            if out[i].is_none() {
+                if let Some(v) = a.value(text) {
+                    out[i] = Some(attr_value(Cow::Borrowed(v)));
+                    found += 1;
+                    if found == N {
                         break;
                     }
                 }
             }
         }
     }
-    out
+    Some(out)
 }
 
 pub fn attr_u32(e: &Tag<'_, '_>, key: &str) -> Option<u32> {
@@ -215,6 +416,12 @@ pub fn attr_i64(e: &Tag<'_, '_>, key: &str) -> Option<i64> {
 /// Unsigned numbers; negative or out-of-range values count as absent
 /// (`4294967295` is OWPML's "none" for id references and stays u32::MAX).
 pub fn parse_u32(v: &str) -> Option<u32> {
+    // Up to nine plain digits cannot overflow: read them directly (what
+    // `parse` would give), anything else the general way.
+    let b = v.as_bytes();
+    if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
+        return Some(b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')));
+    }
     v.trim().parse::<u32>().ok()
 }
 
@@ -448,55 +655,157 @@ fn equal_bytes(word: u64, splat: u64) -> u64 {
     !((x & LOW7).wrapping_add(LOW7) | x | LOW7)
 }
 
+/// How many bytes `equal_bytes` marked (each marks only its high bit).
+#[inline(always)]
+fn marked_count(mask: u64) -> u64 {
+    (mask >> 7).wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
 /// Where a start tag whose name begins at `from` ends: the first `>` outside
-/// `"` or `'` quotes (quick-xml's rule). Eight bytes at a time, stepping
-/// only through the quotes and `>`s: attribute-heavy tags are most of
-/// what a skipped subtree holds.
+/// `"` or `'` quotes (quick-xml's rule). While only double quotes occur
+/// (OWPML writers use no others), a `>` is outside the quotes exactly when
+/// an even number of `"` precede it, so quotes are counted, not stepped
+/// through: 32 bytes at a time while no `>` or `'` is among them (a loop the
+/// compiler turns into vector compares), then eight at a time; the first `'`
+/// hands the rest of the tag to the quote state machine (`tag_end_stepwise`).
 fn tag_end(b: &[u8], from: usize) -> Option<usize> {
+    let rest = b.get(from..)?;
+    // The number of `"` before the current position, modulo 2.
+    let mut inside: u64 = 0;
+    let mut base = 0;
+    let mut blocks = rest.chunks_exact(32);
+    for block in &mut blocks {
+        let Ok(block) = <&[u8; 32]>::try_from(block) else {
+            break;
+        };
+        let (quotes, stops) = block_summary(block);
+        if stops {
+            match tag_end_words(block, inside) {
+                WordScan::Found(k) => return Some(from + base + k),
+                WordScan::SingleQuote(k, in_double) => {
+                    return tag_end_stepwise(b, from + base + k, in_double)
+                }
+                WordScan::Through(_) => {}
+            }
+        }
+        inside ^= u64::from(quotes & 1);
+        base += 32;
+    }
+    let tail = blocks.remainder();
+    let whole = tail.len() / 8 * 8;
+    match tag_end_words(tail.get(..whole)?, inside) {
+        WordScan::Found(k) => Some(from + base + k),
+        WordScan::SingleQuote(k, in_double) => tag_end_stepwise(b, from + base + k, in_double),
+        WordScan::Through(in_double) => tag_end_stepwise(b, from + base + whole, in_double),
+    }
+}
+
+/// How many `"` 32 bytes hold, and whether they hold a `>` or `'`. Kept
+/// apart and branch-free so that it compiles to a few vector compares.
+#[inline(never)]
+fn block_summary(block: &[u8; 32]) -> (u8, bool) {
+    let mut quotes = 0u8;
+    let mut stops = 0u8;
+    for &c in block {
+        quotes += (c == b'"') as u8;
+        stops |= ((c == b'>') | (c == b'\'')) as u8;
+    }
+    (quotes, stops != 0)
+}
+
+/// What `tag_end_words` found in its words.
+enum WordScan {
+    /// The tag's `>`, at this offset.
+    Found(usize),
+    /// A `'` in the word at this offset (the state is whether a `"` value is
+    /// open at the word's start): the quote state machine takes over there.
+    SingleQuote(usize, bool),
+    /// No end: whether a `"` value is open after the words.
+    Through(bool),
+}
+
+/// `tag_end` over whole eight-byte words (`words.len()` a multiple of 8,
+/// any rest ignored), `inside` being the count of `"` before, modulo 2.
+#[inline]
+fn tag_end_words(words: &[u8], mut inside: u64) -> WordScan {
     const GT: u64 = u64::from_le_bytes([b'>'; 8]);
     const DQ: u64 = u64::from_le_bytes([b'"'; 8]);
     const SQ: u64 = u64::from_le_bytes([b'\''; 8]);
-    let rest = b.get(from..)?;
-    let mut quote = 0u8;
-    // The quote state machine, fed only the bytes that can change it.
-    let mut step = |c: u8| -> bool {
-        if quote == 0 {
-            if c == b'>' {
-                return true;
-            }
-            quote = c;
-        } else if c == quote {
-            quote = 0;
-        }
-        false
-    };
-    let mut chunks = rest.chunks_exact(8);
     let mut base = 0;
-    for chunk in &mut chunks {
+    for chunk in words.chunks_exact(8) {
         let mut bytes = [0u8; 8];
         bytes.copy_from_slice(chunk);
         let w = u64::from_le_bytes(bytes);
-        let mut events = equal_bytes(w, GT) | equal_bytes(w, DQ) | equal_bytes(w, SQ);
-        while events != 0 {
-            let k = (events.trailing_zeros() / 8) as usize;
-            if step(bytes[k & 7]) {
-                return Some(from + base + k);
-            }
-            events &= events - 1;
+        if equal_bytes(w, SQ) != 0 {
+            return WordScan::SingleQuote(base, inside != 0);
         }
+        let dqs = equal_bytes(w, DQ);
+        let mut candidates = equal_bytes(w, GT);
+        while candidates != 0 {
+            let lowest = candidates & candidates.wrapping_neg();
+            if (inside + marked_count(dqs & (lowest - 1))) & 1 == 0 {
+                return WordScan::Found(base + (lowest.trailing_zeros() / 8) as usize);
+            }
+            candidates &= candidates - 1;
+        }
+        inside = (inside + marked_count(dqs)) & 1;
         base += 8;
     }
-    for (k, &c) in chunks.remainder().iter().enumerate() {
-        if matches!(c, b'>' | b'"' | b'\'') && step(c) {
-            return Some(from + base + k);
+    WordScan::Through(inside != 0)
+}
+
+/// `tag_end` by the quote state machine, from `at` (inside a `"` value or
+/// not, as `in_double` says).
+fn tag_end_stepwise(b: &[u8], at: usize, in_double: bool) -> Option<usize> {
+    let mut quote = if in_double { b'"' } else { 0u8 };
+    for (k, &c) in b.get(at..)?.iter().enumerate() {
+        if quote != 0 {
+            if c == quote {
+                quote = 0;
+            }
+        } else if c == b'>' {
+            return Some(at + k);
+        } else if c == b'"' || c == b'\'' {
+            quote = c;
         }
     }
     None
 }
 
+/// Does a start tag's attribute text contain `xmlns` anywhere (so possibly
+/// a namespace declaration)? Looks only at the rare `x`s.
+#[inline]
+fn mentions_xmlns(attrs: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(k) = attrs.get(from..).and_then(|r| find_byte(r, b'x')) {
+        if attrs.get(from + k..from + k + 5) == Some(b"xmlns") {
+            return true;
+        }
+        from += k + 1;
+    }
+    false
+}
+
+/// The first position of `a` in `hay`, eight bytes at a time.
 #[inline]
 fn find_byte(hay: &[u8], a: u8) -> Option<usize> {
-    find_either(hay, a, a)
+    let ra = u64::from_le_bytes([a; 8]);
+    let mut chunks = hay.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let hits = zero_bytes(u64::from_le_bytes(bytes) ^ ra);
+        if hits != 0 {
+            return Some(base + (hits.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c == a)
+        .map(|i| base + i)
 }
 
 #[inline]
@@ -831,75 +1140,38 @@ where
             Some(b'!') => pos = skip_comment(b, pos)?,
             None => return Err(Stop::Unsure),
             Some(_) => {
-                // Name: up to whitespace, `/` or `>`; quotes in it are left to quick-xml.
+                // The tag ends at the first `>` outside quotes, as quick-xml
+                // reads it; `/>` makes it empty. Its name runs to the first
+                // whitespace; names holding quotes or `/` are left to quick-xml.
                 let start = pos + 1;
-                let mut i = start;
-                while let Some(&c) = b.get(i) {
-                    if is_ws(c) || c == b'/' || c == b'>' {
-                        break;
-                    }
-                    if c == b'"' || c == b'\'' {
-                        return Err(Stop::Unsure);
-                    }
-                    i += 1;
-                }
-                if i == start {
+                let gt = tag_end(b, start).ok_or(Stop::Unsure)?;
+                let empty = gt > start && b.get(gt - 1) == Some(&b'/');
+                let content_end = if empty { gt - 1 } else { gt };
+                let content = b.get(start..content_end).ok_or(Stop::Unsure)?;
+                let name_len = content
+                    .iter()
+                    .position(|&c| ENDS_NAME[usize::from(c)])
+                    .unwrap_or(content.len());
+                if name_len == 0 || content.get(name_len).is_some_and(|&c| !is_ws(c)) {
                     return Err(Stop::Unsure);
                 }
-                let qname = s.get(start..i).ok_or(Stop::Unsure)?;
-                // Attributes: `key = "value"` or `'value'`, whitespace before each.
-                spans.clear();
-                let empty = loop {
-                    let before = i;
-                    i = skip_ws(b, i);
-                    match b.get(i) {
-                        None => return Err(Stop::Unsure),
-                        Some(b'>') => {
-                            i += 1;
-                            break false;
-                        }
-                        Some(b'/') => {
-                            if b.get(i + 1) != Some(&b'>') {
-                                return Err(Stop::Unsure);
-                            }
-                            i += 2;
-                            break true;
-                        }
-                        Some(_) if i == before => return Err(Stop::Unsure),
-                        Some(_) => {}
-                    }
-                    let key_start = i;
-                    // Iterating the slice (not indexing) keeps bounds checks out of the loop.
-                    let key_len = b
-                        .get(i..)
-                        .and_then(|r| {
-                            r.iter().position(|&c| {
-                                is_ws(c) || matches!(c, b'=' | b'"' | b'\'' | b'>' | b'/' | b'<')
-                            })
-                        })
-                        .ok_or(Stop::Unsure)?;
-                    i += key_len;
-                    let key_end = i;
-                    i = skip_ws(b, i);
-                    if key_end == key_start || b.get(i) != Some(&b'=') {
-                        return Err(Stop::Unsure);
-                    }
-                    i = skip_ws(b, i + 1);
-                    let quote = match b.get(i) {
-                        Some(&q @ (b'"' | b'\'')) => q,
-                        _ => return Err(Stop::Unsure),
-                    };
-                    let value_start = i + 1;
-                    let len = b
-                        .get(value_start..)
-                        .and_then(|r| r.iter().position(|&c| c == quote))
-                        .ok_or(Stop::Unsure)?;
-                    i = value_start + len + 1;
-                    spans.push(AttrSpan {
-                        key: (key_start, key_end),
-                        value: (value_start, value_start + len),
-                    });
+                let qname = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
+                let lazy = LazyTag {
+                    text: s,
+                    content: (start, content_end),
+                    name_len,
                 };
+                // Namespace declarations must be known before the element's
+                // name is resolved: tags that may hold one are split now
+                // (and left to quick-xml if they are unusual).
+                let declares = mentions_xmlns(content.get(name_len..).unwrap_or_default());
+                spans.clear();
+                if declares {
+                    for a in lazy.spans() {
+                        spans.push(a.map_err(|Unusual| Stop::Unsure)?);
+                    }
+                }
+                let i = gt + 1;
                 pos = i;
                 depth += 1;
                 // quick-xml's namespace scopes count nesting in 16 bits and
@@ -907,7 +1179,7 @@ where
                 if depth > u32::from(u16::MAX) {
                     return Err(Stop::Unsure);
                 }
-                for a in &spans {
+                for a in spans.iter().filter(|_| declares) {
                     if b.get(a.key.0..a.key.1)
                         .is_some_and(|k| k.starts_with(b"xmlns"))
                     {
@@ -932,9 +1204,13 @@ where
                     None => (None, qname),
                 };
                 let owpml = ns.is_owpml(prefix);
-                let tag = Tag(TagRepr::Split {
-                    text: s,
-                    spans: &spans,
+                let tag = Tag(if declares {
+                    TagRepr::Split {
+                        text: s,
+                        spans: &spans,
+                    }
+                } else {
+                    TagRepr::Lazy(lazy)
                 });
                 let flow = seen.visit(
                     visit,
@@ -1119,6 +1395,28 @@ mod tests {
     }
 
     #[test]
+    fn numbers_read_as_parse_reads_them() {
+        for v in [
+            "0",
+            "7",
+            "007",
+            "123456789",
+            "999999999",
+            "4294967295",
+            "4294967296",
+            " 5",
+            "5 ",
+            "-1",
+            "+1",
+            "",
+            "1a",
+            "\u{ff11}",
+        ] {
+            assert_eq!(parse_u32(v), v.trim().parse::<u32>().ok(), "{v:?}");
+        }
+    }
+
+    #[test]
     fn namespaces_classified() {
         let mut f = NsFilter::new();
         use quick_xml::name::Namespace;
@@ -1147,14 +1445,33 @@ mod tests {
                     )
                 })
                 .collect(),
-            TagRepr::Quick(e) => {
-                let mut it = e.attributes();
-                it.with_checks(false);
-                it.flatten()
-                    .map(|a| format!("{}={}", a.key.as_ref(), a.value))
-                    .collect()
+            TagRepr::Lazy(tag) => {
+                let mut out = Vec::new();
+                for a in tag.spans() {
+                    match a {
+                        Ok(a) => out.push(format!(
+                            "{}={}",
+                            String::from_utf8_lossy(a.key(tag.text).unwrap_or_default()),
+                            a.value(tag.text).unwrap_or_default()
+                        )),
+                        // What quick-xml makes of the whole tag.
+                        Err(Unusual) => {
+                            return tag.quick().map(|q| quick_all(&q)).unwrap_or_default()
+                        }
+                    }
+                }
+                out
             }
+            TagRepr::Quick(e) => quick_all(e),
         }
+    }
+
+    fn quick_all(e: &BytesStart<'_>) -> Vec<String> {
+        let mut it = e.attributes();
+        it.with_checks(false);
+        it.flatten()
+            .map(|a| format!("{}={}", a.key.as_ref(), a.value))
+            .collect()
     }
 
     /// The steps a walk gives, with the error it ends on; elements named
@@ -1165,9 +1482,11 @@ mod tests {
             match step {
                 Step::Open { name, owpml, start } => {
                     out.push(format!(
-                        "{depth}<{name} {owpml} {:?} {:?}",
+                        "{depth}<{name} {owpml} {:?} {:?} {:?} {:?}",
                         all_attrs(start),
-                        attr(start, "a")
+                        attr(start, "a"),
+                        attr(start, "b"),
+                        attrs(start, ["b", "a", "c"])
                     ));
                     if name == "fail" {
                         return Err(Error::corrupt("visitor failed"));
@@ -1204,6 +1523,8 @@ mod tests {
         "<r>&amp</r>",
         "<r>t &amp; <!-->--> <!----> x</r><r2/>",
         "<?>x<??><r/>",
+        // Attribute syntax the fast engine leaves to quick-xml, tag by tag.
+        "<r><a a=\"1\"b=\"2\" c='3'/><a b='1' a/><a c=\"1\" a=x b='2'/><a =\"1\"/><a\tb\n=\r'1' a = \"2\" b=\"dup\"/><a a=\"&amp;&lt;\" a=\"2\"/><a b='1' / ></a><a b=\"1\"<c=\"2\" a='3'/><a xmlnsx=\"1\" a=\"2\"/><a ax=\"1\"x=\"2\" b='x'/><a c='/' b=\">\"/></r>",
     ];
 
     #[test]
@@ -1230,7 +1551,7 @@ mod tests {
             for at in 0..bytes.len() {
                 for b in [
                     b'<', b'>', b'"', b'\'', b'/', b'&', b';', b'=', b' ', b':', b'!', b'?', b'-',
-                    0xff,
+                    b'x', b'\t', 0xff,
                 ] {
                     let mut t = bytes.to_vec();
                     t[at] = b;
@@ -1262,7 +1583,7 @@ mod tests {
                 &mut |_: Step<'_, '_>, _| Ok(Flow::Continue),
                 &mut seen,
             );
-            let expected = matches!(k, 0..=3 | 10);
+            let expected = matches!(k, 0..=3 | 10 | 12);
             assert_eq!(r.is_ok(), expected, "sample {k}");
         }
     }
@@ -1280,13 +1601,18 @@ mod tests {
         }
         assert_eq!(find_byte(b"", b'<'), None);
         // Tag ends, against a byte-at-a-time quote machine.
-        let tags: [&[u8]; 6] = [
+        let tags: [&[u8]; 11] = [
             b"a b=\"x>y\" c='\">'>t",
             b"abcdefgh>",
             b"a\"'>\"'>",
             b"q",
             b"a b='1' c=\"2\"/><b>",
             b"x='>>>>>>>>>>>>'>",
+            b"a b=\"x>y\" c=\"12345678>9\" d=\"\" e=\">>>>>>>>>>>>>>>>>\">rest>",
+            b"a b=\"1\" c=\"2\" d=\"3\" e=\"4\" f=\"5\" g=\"x>'>\" h='\">\"' i=\">\"/>",
+            b"p q=\"\"\"\"\"\"\"\"\">\">",
+            b"hp:lineseg textpos=\"0\" vertpos=\"0\" vertsize=\"1000\" textheight=\"1000\" baseline=\"850\" spacing=\"600\" horzpos=\"0\" horzsize=\"42520\" flags=\"393216\"/>",
+            b"a b=\"0123456789012345678901234567890123456789>\" c=\"01234567890123456789012345678'>\" d='\"' e=\">\">",
         ];
         for t in tags {
             for from in 0..t.len() {
