@@ -192,6 +192,21 @@ def _time_one(fn: Callable[[str], str], path: str, repeat_time: float, max_repea
     return text, times
 
 
+def _warm_up_cpus(seconds: float) -> None:
+    """Keep every core busy for a moment before measuring.
+
+    On an idle machine the first reader measured ran ~1.5x slower than the same reader measured
+    second (cores clocked down while idle): whoever came first lost. A few seconds of load first
+    puts every reader on the same footing.
+    """
+    if seconds <= 0:
+        return
+    code = f"import time\nend = time.perf_counter() + {seconds}\nwhile time.perf_counter() < end: pass"
+    spinners = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(os.cpu_count() or 1)]
+    for p in spinners:
+        p.wait()
+
+
 def _worker_docs(job: dict, adapter: Adapter, emit: Callable[[dict], None]) -> None:
     fn = adapter.text if job["mode"] == "text" else adapter.markdown
     texts_dir = Path(job["texts_dir"])
@@ -901,6 +916,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--import-timeout", type=float, default=120.0)
     ap.add_argument("--no-markdown", action="store_true")
     ap.add_argument("--no-scaling", action="store_true")
+    ap.add_argument(
+        "--warmup", type=float, default=3.0, help="seconds of load on every core before measuring (0: none)"
+    )
     ap.add_argument("--scaling-time", type=float, default=0.3, help="seconds per thread's loop")
     ap.add_argument("--scaling-rounds", type=int, default=5)
     ap.add_argument(
@@ -943,6 +961,7 @@ def main(argv: list[str] | None = None) -> int:
     freetype = find_freetype()
 
     load_before = os.getloadavg()
+    _warm_up_cpus(args.warmup)
     runs: dict[str, dict[str, dict]] = {}
     md_runs: dict[str, dict[str, dict]] = {}
     scaling: dict[str, dict] = {}
