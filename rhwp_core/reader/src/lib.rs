@@ -8,6 +8,7 @@
 //! No Python here: `cargo test` and the fuzz target drive it directly.
 
 pub mod error;
+pub mod fuzzing;
 pub mod hwp5;
 pub mod hwpx;
 pub mod limits;

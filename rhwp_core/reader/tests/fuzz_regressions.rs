@@ -28,80 +28,20 @@ fn read_must_not_panic(name: &str, bytes: &[u8]) {
 /// Replay an input the way the fuzz target named by its file-name prefix
 /// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`; anything else whole-file).
 fn replay(name: &str, bytes: &[u8]) {
+    use rhwp_reader::fuzzing;
     let options = rhwp_reader::Options::default();
     let outcome = std::panic::catch_unwind(|| {
         if name.starts_with("hwp5_records-") {
-            hwp5_records(bytes, &options);
+            fuzzing::hwp5_records(bytes, &options);
         } else if name.starts_with("hwpx_section-") {
-            hwpx_section(
-                bytes,
-                &options,
-                rhwp_reader::hwpx::header::Header::default(),
-            );
+            fuzzing::hwpx_section(bytes, &options);
         } else if name.starts_with("hwpx_parts-") {
-            // As fuzz_targets/hwpx_parts.rs: u32 header length, header.xml, section0.xml.
-            if let [a, b, c, d, rest @ ..] = bytes {
-                let (head, section) =
-                    rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
-                let header =
-                    rhwp_reader::hwpx::header::parse(head, &options.limits).unwrap_or_default();
-                hwpx_section(section, &options, header);
-            }
-        } else if let Ok(doc) = rhwp_reader::read(bytes, &options) {
-            let _ = rhwp_reader::text::document_text(&doc, true);
-            let _ = rhwp_reader::summary::summarize(&doc);
+            fuzzing::hwpx_parts(bytes, &options);
+        } else {
+            fuzzing::read_file(bytes, &options);
         }
     });
     assert!(outcome.is_ok(), "reader panicked on {name}");
-}
-
-/// As fuzz_targets/hwp5_records.rs: u16 DocInfo length, DocInfo records, section records.
-fn hwp5_records(data: &[u8], options: &rhwp_reader::Options) {
-    use rhwp_reader::hwp5::{body::PageTracker, doc_info, record};
-    let (info_len, rest) = match data {
-        [a, b, rest @ ..] => (u16::from_le_bytes([*a, *b]) as usize, rest),
-        _ => return,
-    };
-    let (info_bytes, section_bytes) = rest.split_at(info_len.min(rest.len()));
-    let info = match record::frame(info_bytes, options.limits.max_records) {
-        Ok(records) => doc_info::parse(info_bytes, &records),
-        Err(_) => doc_info::DocInfo::default(),
-    };
-    let mut pages = PageTracker::default();
-    if let Ok((section, furniture)) =
-        rhwp_reader::hwp5::read_section(section_bytes, &info, options, 0, &mut pages)
-    {
-        let mut doc = rhwp_reader::Document::new(rhwp_reader::model::Format::Hwp);
-        doc.sections.push(section);
-        doc.furniture = furniture;
-        let _ = rhwp_reader::text::document_text(&doc, true);
-        let _ = rhwp_reader::summary::summarize(&doc);
-    }
-}
-
-/// As fuzz_targets/hwpx_section.rs: the bytes are one section part (read with `header`).
-fn hwpx_section(
-    data: &[u8],
-    options: &rhwp_reader::Options,
-    header: rhwp_reader::hwpx::header::Header,
-) {
-    use rhwp_reader::hwpx::section;
-    let bins = std::collections::HashMap::new();
-    let input = section::SectionInput {
-        index: 0,
-        part: "Contents/section0.xml",
-        header: &header,
-        bins: &bins,
-        limits: &options.limits,
-    };
-    let mut state = section::DocState::default();
-    if let Ok(out) = section::parse(data, &input, &mut state) {
-        let mut doc = rhwp_reader::Document::new(rhwp_reader::model::Format::Hwpx);
-        doc.sections.push(out.section);
-        doc.furniture = out.furniture;
-        let _ = rhwp_reader::text::document_text(&doc, true);
-        let _ = rhwp_reader::summary::summarize(&doc);
-    }
 }
 
 #[test]

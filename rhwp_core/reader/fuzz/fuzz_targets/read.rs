@@ -4,9 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let options = rhwp_reader::Options::default();
-    if let Ok(doc) = rhwp_reader::read(data, &options) {
-        let _ = rhwp_reader::text::document_text(&doc, true);
-        let _ = rhwp_reader::summary::summarize(&doc);
-    }
+    rhwp_reader::fuzzing::read_file(data, &rhwp_reader::Options::default());
 });

@@ -1,0 +1,78 @@
+//! Entry points for the fuzz targets (`fuzz/fuzz_targets/`) and for replaying what they found
+//! (`tests/fuzz_regressions.rs`): each takes raw fuzzer bytes, reaches one layer of a reader
+//! directly (skipping the container where forging it would waste the fuzzer's time), and
+//! exercises the text and summary views on whatever was read. Any outcome but a panic is fine.
+
+use crate::model::{Document, Format};
+use crate::{hwp5, hwpx, summary, text, Options};
+
+fn exercise(doc: &Document) {
+    let _ = text::document_text(doc, true);
+    let _ = summary::summarize(doc);
+}
+
+/// Whole files, either format (target `read`).
+pub fn read_file(data: &[u8], options: &Options) {
+    if let Ok(doc) = crate::read(data, options) {
+        exercise(&doc);
+    }
+}
+
+/// HWP 5.0 record streams as if already inflated (target `hwp5_records`): a little-endian u16
+/// length of the DocInfo part, that many bytes of DocInfo records, then one section's records.
+pub fn hwp5_records(data: &[u8], options: &Options) {
+    use hwp5::{body::PageTracker, doc_info, record};
+    let [a, b, rest @ ..] = data else { return };
+    let (info_bytes, section_bytes) =
+        rest.split_at((u16::from_le_bytes([*a, *b]) as usize).min(rest.len()));
+    let info = match record::frame(info_bytes, options.limits.max_records) {
+        Ok(records) => doc_info::parse(info_bytes, &records),
+        Err(_) => doc_info::DocInfo::default(),
+    };
+    let mut pages = PageTracker::default();
+    if let Ok((section, furniture)) =
+        hwp5::read_section(section_bytes, &info, options, 0, &mut pages)
+    {
+        let mut doc = Document::new(Format::Hwp);
+        doc.sections.push(section);
+        doc.furniture = furniture;
+        exercise(&doc);
+    }
+}
+
+/// One HWPX section part without the zip, read with `header` and no bin data.
+fn hwpx_section_with(data: &[u8], options: &Options, header: &hwpx::header::Header) {
+    use hwpx::section;
+    let bins = std::collections::HashMap::new();
+    let input = section::SectionInput {
+        index: 0,
+        part: "Contents/section0.xml",
+        header,
+        bins: &bins,
+        limits: &options.limits,
+    };
+    let mut state = section::DocState::default();
+    if let Ok(out) = section::parse(data, &input, &mut state) {
+        let mut doc = Document::new(Format::Hwpx);
+        doc.sections.push(out.section);
+        doc.furniture = out.furniture;
+        exercise(&doc);
+    }
+}
+
+/// One HWPX section part with an empty header (target `hwpx_section`).
+pub fn hwpx_section(data: &[u8], options: &Options) {
+    hwpx_section_with(data, options, &hwpx::header::Header::default());
+}
+
+/// header.xml and a section together (target `hwpx_parts`): a little-endian u32 length of the
+/// header part, that many bytes of header.xml, then the section's XML.
+pub fn hwpx_parts(data: &[u8], options: &Options) {
+    let [a, b, c, d, rest @ ..] = data else {
+        return;
+    };
+    let (head, section) =
+        rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
+    let header = hwpx::header::parse(head, &options.limits).unwrap_or_default();
+    hwpx_section_with(section, options, &header);
+}
