@@ -11,11 +11,8 @@ use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const PARA_HEADER: u16 = 66;
-const PARA_TEXT: u16 = 67;
-const CTRL_HEADER: u16 = 71;
-const LIST_HEADER: u16 = 72;
-const TABLE: u16 = 77;
+mod common;
+use common::{record, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_TEXT, TABLE};
 
 /// (file, expected code, what it is).
 const HOSTILE: &[(&str, ErrorCode, &str)] = &[
@@ -63,18 +60,6 @@ const HOSTILE: &[(&str, ErrorCode, &str)] = &[
 
 fn regressions() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
-}
-
-fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
-    let size = data.len() as u32;
-    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20))
-        .to_le_bytes()
-        .to_vec();
-    if size >= 0xFFF {
-        v.extend_from_slice(&size.to_le_bytes());
-    }
-    v.extend_from_slice(data);
-    v
 }
 
 fn paragraph(level: u16, text: &str) -> Vec<u8> {

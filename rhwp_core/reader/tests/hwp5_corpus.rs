@@ -4,24 +4,11 @@
 //! `../../../shared/corpus` from this crate, else `/work/shared/corpus`; when
 //! missing the test is skipped, unless env `CI` is set (then it fails).
 
-use rhwp_reader::{read, text, ErrorCode, Options};
+use rhwp_reader::{read, text, Options};
 use std::path::{Path, PathBuf};
 
-fn corpus_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("RHWP_CORPUS").map(PathBuf::from),
-        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")),
-        Some(PathBuf::from("/work/shared/corpus")),
-    ];
-    let found = candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("hwp").is_dir());
-    if found.is_none() && std::env::var_os("CI").is_some() {
-        panic!("HWP corpus not found: set RHWP_CORPUS to the directory holding hwp/, hwpx/, bad/ and MANIFEST.tsv");
-    }
-    found
-}
+mod common;
+use common::{corpus_dir, expected_codes};
 
 /// MANIFEST.tsv rows: path → features (e.g. `chars=624`, `distribution`).
 fn manifest(dir: &Path) -> Vec<(String, String)> {
@@ -43,36 +30,6 @@ fn chars_of(features: &str) -> Option<u64> {
         .split(',')
         .find_map(|f| f.strip_prefix("chars="))
         .and_then(|n| n.parse().ok())
-}
-
-/// What `tools/corpus_report.py::expected_codes` accepts for a bad file.
-fn expected_codes(name: &str) -> &'static [ErrorCode] {
-    let n = name.to_lowercase();
-    if [
-        "password",
-        "hwp3",
-        "png-renamed",
-        "text-renamed",
-        "zip-not-hwpx",
-    ]
-    .iter()
-    .any(|k| n.contains(k))
-    {
-        &[ErrorCode::UnsupportedFormat]
-    } else if n.contains("empty") {
-        &[ErrorCode::UnsupportedFormat, ErrorCode::CorruptDocument]
-    } else if ["truncated", "bitflip", "missing-section"]
-        .iter()
-        .any(|k| n.contains(k))
-    {
-        &[ErrorCode::CorruptDocument]
-    } else {
-        &[
-            ErrorCode::UnsupportedFormat,
-            ErrorCode::CorruptDocument,
-            ErrorCode::TooLarge,
-        ]
-    }
 }
 
 fn check_good(path: &Path, features: &str, failures: &mut Vec<String>) {

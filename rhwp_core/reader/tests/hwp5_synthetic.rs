@@ -6,28 +6,10 @@ use rhwp_reader::model::Block;
 use rhwp_reader::{read, text, ErrorCode, Limits, Options};
 use std::io::{Cursor, Write};
 
-const PARA_HEADER: u16 = 66;
-const PARA_TEXT: u16 = 67;
-const PARA_LINE_SEG: u16 = 69;
-const CTRL_HEADER: u16 = 71;
-const LIST_HEADER: u16 = 72;
-const TABLE: u16 = 77;
-
-fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
-    let size = data.len() as u32;
-    let mut v = ((tag as u32) | ((level as u32) << 10) | (size.min(0xFFF) << 20))
-        .to_le_bytes()
-        .to_vec();
-    if size >= 0xFFF {
-        v.extend_from_slice(&size.to_le_bytes());
-    }
-    v.extend_from_slice(data);
-    v
-}
-
-fn utf16(s: &str) -> Vec<u8> {
-    s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()
-}
+mod common;
+use common::{
+    record, utf16, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG, PARA_TEXT, TABLE,
+};
 
 fn ctrl_char(code: u16, id: &[u8; 4]) -> Vec<u8> {
     let mut v = code.to_le_bytes().to_vec();

@@ -10,26 +10,8 @@ use rhwp_reader::{read, read_guarded, ErrorCode, Options};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = PathBuf::from(
-        std::env::var("RHWP_CORPUS").unwrap_or_else(|_| "/work/shared/corpus".into()),
-    );
-    if dir.join("hwpx").is_dir() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("corpus not found at {} (set RHWP_CORPUS)", dir.display());
-    }
-    eprintln!(
-        "corpus not found at {}: corpus tests skipped",
-        dir.display()
-    );
-    None
-}
+mod common;
+use common::{corpus_dir as corpus, expected_codes, fixtures};
 
 fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -54,36 +36,6 @@ fn strict() -> Options {
 fn read_file(path: &Path, options: &Options) -> rhwp_reader::Result<Document> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     read(&bytes, options)
-}
-
-/// The codes DESIGN §4 calls for, by the kind of hostile file (as the corpus report judges them).
-fn expected_codes(name: &str) -> &'static [ErrorCode] {
-    let n = name.to_ascii_lowercase();
-    if [
-        "password",
-        "hwp3",
-        "png-renamed",
-        "text-renamed",
-        "zip-not-hwpx",
-    ]
-    .iter()
-    .any(|k| n.contains(k))
-    {
-        &[ErrorCode::UnsupportedFormat]
-    } else if ["truncated", "bitflip", "missing-section"]
-        .iter()
-        .any(|k| n.contains(k))
-    {
-        &[ErrorCode::CorruptDocument]
-    } else if ["zip-bomb", "deep-nesting"].iter().any(|k| n.contains(k)) {
-        &[ErrorCode::TooLarge, ErrorCode::CorruptDocument]
-    } else {
-        &[
-            ErrorCode::UnsupportedFormat,
-            ErrorCode::CorruptDocument,
-            ErrorCode::TooLarge,
-        ]
-    }
 }
 
 fn check_bad(dir: &Path) -> usize {
