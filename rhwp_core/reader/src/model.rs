@@ -271,7 +271,8 @@ impl Document {
 }
 
 impl Run {
-    fn is_plain(&self) -> bool {
+    /// Whether the run carries no formatting and no link (a paragraph of such runs keeps none).
+    pub fn is_plain(&self) -> bool {
         !(self.bold
             || self.italic
             || self.underline

@@ -2,7 +2,7 @@
 //! character properties (`charPr`), paragraph properties (`paraPr`, for the
 //! heading/numbering/bullet kind), styles, numberings and bullets.
 
-use super::xml::{attr, attr_u32, walk, Flow, Step};
+use super::xml::{attr, attr_u32, attrs, parse_u32, walk, Flow, Step};
 use crate::limits::Limits;
 use crate::model::Style;
 use crate::Result;
@@ -164,7 +164,8 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
                     }
                     "paraPr" => para_pr = attr_u32(start, "id"),
                     "heading" if para_pr.is_some() => {
-                        let kind = match attr(start, "type").as_deref() {
+                        let [kind, level, id_ref] = attrs(start, ["type", "level", "idRef"]);
+                        let kind = match kind.as_deref() {
                             Some("OUTLINE") => Some(HeadingKind::Outline),
                             Some("NUMBER") => Some(HeadingKind::Number),
                             Some("BULLET") => Some(HeadingKind::Bullet),
@@ -173,23 +174,25 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
                         if let (Some(kind), Some(slot)) =
                             (kind, para_pr.and_then(|id| slot(&mut h.headings, id)))
                         {
-                            let level = attr_u32(start, "level").unwrap_or(0).min(9) as u8;
+                            let level = level.and_then(|v| parse_u32(&v)).unwrap_or(0).min(9) as u8;
                             *slot = Some(Heading {
                                 kind,
-                                id_ref: attr_u32(start, "idRef").unwrap_or(0),
+                                id_ref: id_ref.and_then(|v| parse_u32(&v)).unwrap_or(0),
                                 level,
                             });
                         }
                     }
                     "style" => {
-                        let Some(id) = attr_u32(start, "id") else {
+                        let [id, name, english_name, kind] =
+                            attrs(start, ["id", "name", "engName", "type"]);
+                        let Some(id) = id.and_then(|v| parse_u32(&v)) else {
                             return Ok(Flow::Continue);
                         };
-                        let name = bounded(attr(start, "name").unwrap_or_default().into_owned());
-                        let english_name = attr(start, "engName")
+                        let name = bounded(name.unwrap_or_default().into_owned());
+                        let english_name = english_name
                             .map(|s| bounded(s.into_owned()))
                             .filter(|s| !s.is_empty());
-                        let kind = if attr(start, "type").as_deref() == Some("CHAR") {
+                        let kind = if kind.as_deref() == Some("CHAR") {
                             "character"
                         } else {
                             "paragraph"
@@ -211,13 +214,13 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
                         }
                     }
                     "paraHead" if numbering.is_some() => {
+                        let [level, first, num_format] =
+                            attrs(start, ["level", "start", "numFormat"]);
                         para_head_level =
-                            attr_u32(start, "level").unwrap_or(1).clamp(1, 10) as usize;
+                            level.and_then(|v| parse_u32(&v)).unwrap_or(1).clamp(1, 10) as usize;
                         para_head = Some(NumberingLevel {
-                            start: attr_u32(start, "start").unwrap_or(1),
-                            num_format: bounded(
-                                attr(start, "numFormat").unwrap_or_default().into_owned(),
-                            ),
+                            start: first.and_then(|v| parse_u32(&v)).unwrap_or(1),
+                            num_format: bounded(num_format.unwrap_or_default().into_owned()),
                             text: String::new(),
                         });
                     }

@@ -26,8 +26,23 @@ pub struct Package<'a> {
     /// Bytes inflated so far, across all parts.
     inflated_total: u64,
     /// One raw-deflate state for every part (reset between parts): setting
-    /// one up costs more than inflating a small part.
+    /// one up costs more than inflating a small part. Taken from the thread's
+    /// spare on first use and handed back when the package is dropped, so a
+    /// run of documents sets one up once per thread.
     inflater: Option<Decompress>,
+}
+
+thread_local! {
+    static SPARE_INFLATER: std::cell::Cell<Option<Decompress>> = const { std::cell::Cell::new(None) };
+}
+
+impl Drop for Package<'_> {
+    fn drop(&mut self) {
+        if let Some(inflater) = self.inflater.take() {
+            // During thread teardown the slot may be gone: the state is then simply freed.
+            let _ = SPARE_INFLATER.try_with(|spare| spare.set(Some(inflater)));
+        }
+    }
 }
 
 /// Parts declared larger than this are always read through the zip crate
@@ -202,7 +217,13 @@ impl<'a> Package<'a> {
             CompressionMethod::Deflated => {
                 // One byte of room past `cap` tells "too much" from "exactly enough".
                 let mut out = Vec::with_capacity(cap as usize + 1);
-                let inflater = self.inflater.get_or_insert_with(|| Decompress::new(false));
+                let inflater = self.inflater.get_or_insert_with(|| {
+                    SPARE_INFLATER
+                        .try_with(std::cell::Cell::take)
+                        .ok()
+                        .flatten()
+                        .unwrap_or_else(|| Decompress::new(false))
+                });
                 inflater.reset(false);
                 let mut input = data;
                 loop {

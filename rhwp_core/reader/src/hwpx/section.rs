@@ -62,7 +62,10 @@ pub struct SectionOutput {
 struct ParaBuilder {
     text: String,
     chars: u32,
-    runs: Vec<Run>,
+    /// Where each run starts in `text` (bytes) and its formatting, its own text left
+    /// empty: most paragraphs are plain, and their runs are dropped from the model
+    /// (`Run::is_plain`), so run texts are cut from `text` only for the others.
+    runs: Vec<(usize, Run)>,
     /// `styleIDRef`; the name is looked up only for paragraphs that become blocks.
     style_id: Option<u32>,
     heading_level: Option<u8>,
@@ -953,10 +956,11 @@ impl<'a> Parser<'a> {
         }) else {
             return;
         };
+        let start = p.text.len();
         p.text.push_str(t);
         p.chars += t.chars().count() as u32;
         let cs = p.char_style;
-        if let Some(last) = p.runs.last_mut() {
+        if let Some((_, last)) = p.runs.last() {
             let same = last.bold == cs.bold
                 && last.italic == cs.italic
                 && last.underline == cs.underline
@@ -965,20 +969,22 @@ impl<'a> Parser<'a> {
                 && last.subscript == cs.subscript
                 && last.link.as_deref() == link;
             if same {
-                last.text.push_str(t);
                 return;
             }
         }
-        p.runs.push(Run {
-            text: t.to_string(),
-            bold: cs.bold,
-            italic: cs.italic,
-            underline: cs.underline,
-            strike: cs.strike,
-            superscript: cs.superscript,
-            subscript: cs.subscript,
-            link: link.map(str::to_string),
-        });
+        p.runs.push((
+            start,
+            Run {
+                text: String::new(),
+                bold: cs.bold,
+                italic: cs.italic,
+                underline: cs.underline,
+                strike: cs.strike,
+                superscript: cs.superscript,
+                subscript: cs.subscript,
+                link: link.map(str::to_string),
+            },
+        ));
     }
 
     fn close(&mut self, depth: u32) {
@@ -1163,6 +1169,7 @@ impl<'a> Parser<'a> {
             page: None,
         };
         if !text.is_empty() {
+            let runs = run_texts(&text, runs);
             self.emit(Block::Paragraph(Paragraph {
                 text,
                 runs,
@@ -1188,6 +1195,28 @@ impl<'a> Parser<'a> {
             }
         }
     }
+}
+
+/// The runs of a finished paragraph with their texts cut from its text; none
+/// when all of them are plain (what `Document::drop_plain_runs` would leave).
+fn run_texts(text: &str, marks: Vec<(usize, Run)>) -> Vec<Run> {
+    if marks.iter().all(|(_, r)| r.is_plain()) {
+        return Vec::new();
+    }
+    let ends: Vec<usize> = marks
+        .iter()
+        .skip(1)
+        .map(|(start, _)| *start)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    marks
+        .into_iter()
+        .zip(ends)
+        .map(|((start, mut run), end)| {
+            run.text = text.get(start..end).unwrap_or_default().to_string();
+            run
+        })
+        .collect()
 }
 
 #[cfg(test)]
