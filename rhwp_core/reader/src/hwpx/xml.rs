@@ -722,46 +722,73 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
     }
 }
 
-/// Bit masks of the `"`, `>` and `'` bytes of 64 bytes (bit i = byte i):
-/// four 16-byte vector compares per byte value (SSE2, part of every x86-64).
-#[cfg(target_arch = "x86_64")]
+/// Bit masks of the `"`, `>` and `'` bytes of 64 bytes (bit i = byte i).
 #[inline(always)]
 fn block_masks(block: &[u8; 64]) -> (u64, u64, u64) {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-    };
     let (mut quotes, mut stops, mut singles) = (0u64, 0u64, 0u64);
-    // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are
-    // available on every x86-64 CPU; each load reads the 16 bytes of `lane`,
-    // a slice of that length, without alignment requirement.
-    unsafe {
-        let (dq, gt, sq) = (
-            _mm_set1_epi8(b'"' as i8),
-            _mm_set1_epi8(b'>' as i8),
-            _mm_set1_epi8(b'\'' as i8),
-        );
-        for (k, lane) in block.chunks_exact(16).enumerate() {
-            let v = _mm_loadu_si128(lane.as_ptr().cast::<__m128i>());
-            let shift = 16 * k;
-            quotes |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, dq)) as u16) << shift;
-            stops |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, gt)) as u16) << shift;
-            singles |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, sq)) as u16) << shift;
-        }
+    for (k, lane) in block.chunks_exact(16).enumerate() {
+        let Ok(lane) = <&[u8; 16]>::try_from(lane) else {
+            break;
+        };
+        let shift = 16 * k;
+        quotes |= u64::from(lane_mask(lane, [b'"'])) << shift;
+        stops |= u64::from(lane_mask(lane, [b'>'])) << shift;
+        singles |= u64::from(lane_mask(lane, [b'\''])) << shift;
     }
     (quotes, stops, singles)
 }
 
-/// The same masks, byte by byte, where SSE2 is not at hand.
+/// Which of 16 bytes (bit i = byte i) equal one of `wanted`: one vector
+/// compare per wanted byte (SSE2, part of every x86-64).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lane_mask<const N: usize>(lane: &[u8; 16], wanted: [u8; N]) -> u16 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_setzero_si128,
+    };
+    // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are
+    // available on every x86-64 CPU; the load reads the 16 bytes of `lane`
+    // and has no alignment requirement.
+    unsafe {
+        let v = _mm_loadu_si128(lane.as_ptr().cast::<__m128i>());
+        let mut hits = _mm_setzero_si128();
+        for w in wanted {
+            hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(w as i8)));
+        }
+        _mm_movemask_epi8(hits) as u16
+    }
+}
+
+/// The same mask, byte by byte, where SSE2 is not at hand.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn block_masks(block: &[u8; 64]) -> (u64, u64, u64) {
-    let (mut quotes, mut stops, mut singles) = (0u64, 0u64, 0u64);
-    for (i, &c) in block.iter().enumerate() {
-        quotes |= u64::from(c == b'"') << i;
-        stops |= u64::from(c == b'>') << i;
-        singles |= u64::from(c == b'\'') << i;
+fn lane_mask<const N: usize>(lane: &[u8; 16], wanted: [u8; N]) -> u16 {
+    let mut mask = 0u16;
+    for (i, c) in lane.iter().enumerate() {
+        mask |= u16::from(wanted.contains(c)) << i;
     }
-    (quotes, stops, singles)
+    mask
+}
+
+/// Where a start tag's name ends in its content (the text between `<` and
+/// `>`): at the first byte of `ENDS_NAME`, or the content's end. Names are
+/// short: the first 16 bytes are looked at in one go.
+#[inline]
+fn name_end(content: &[u8]) -> usize {
+    if let Some(lane) = content
+        .get(..16)
+        .and_then(|l| <&[u8; 16]>::try_from(l).ok())
+    {
+        let hits = lane_mask(lane, [b' ', b'\t', b'\r', b'\n', b'"', b'\'', b'/']);
+        if hits != 0 {
+            return hits.trailing_zeros() as usize;
+        }
+    }
+    content
+        .iter()
+        .position(|&c| ENDS_NAME[usize::from(c)])
+        .unwrap_or(content.len())
 }
 
 /// Bit i of the result is the XOR of bits 0..=i of `x`.
@@ -839,7 +866,17 @@ fn tag_end_stepwise(b: &[u8], at: usize, in_double: bool) -> Option<usize> {
 /// a namespace declaration)? Looks only at the rare `x`s.
 #[inline]
 fn mentions_xmlns(attrs: &[u8]) -> bool {
+    // Sixteen bytes at a time while no `x` is among them.
     let mut from = 0;
+    while let Some(lane) = attrs
+        .get(from..from + 16)
+        .and_then(|l| <&[u8; 16]>::try_from(l).ok())
+    {
+        if lane_mask(lane, [b'x']) != 0 {
+            break;
+        }
+        from += 16;
+    }
     while let Some(k) = attrs.get(from..).and_then(|r| find_byte(r, b'x')) {
         if attrs.get(from + k..from + k + 5) == Some(b"xmlns") {
             return true;
@@ -1223,10 +1260,7 @@ where
                 let empty = gt > start && b.get(gt - 1) == Some(&b'/');
                 let content_end = if empty { gt - 1 } else { gt };
                 let content = b.get(start..content_end).ok_or(Stop::Unsure)?;
-                let name_len = content
-                    .iter()
-                    .position(|&c| ENDS_NAME[usize::from(c)])
-                    .unwrap_or(content.len());
+                let name_len = name_end(content);
                 if name_len == 0 || content.get(name_len).is_some_and(|&c| !is_ws(c)) {
                     return Err(Stop::Unsure);
                 }
@@ -1681,6 +1715,34 @@ mod tests {
             }
         }
         None
+    }
+
+    #[test]
+    fn name_end_and_xmlns_search_match_the_byte_rules() {
+        let ends = [
+            b' ', b'\t', b'\r', b'\n', b'"', b'\'', b'/', b'x', b':', b'=', 0xea,
+        ];
+        for len in 0..40 {
+            for at in 0..=len {
+                for &end in &ends {
+                    let mut content = vec![b'a'; len];
+                    if at < len {
+                        content[at] = end;
+                    }
+                    let expected = content
+                        .iter()
+                        .position(|&c| ENDS_NAME[usize::from(c)])
+                        .unwrap_or(content.len());
+                    assert_eq!(name_end(&content), expected, "{content:?}");
+                }
+                let mut attrs = vec![b'a'; len];
+                if at + 5 <= len {
+                    attrs[at..at + 5].copy_from_slice(b"xmlns");
+                }
+                let expected = attrs.windows(5).any(|w| w == b"xmlns");
+                assert_eq!(mentions_xmlns(&attrs), expected, "{attrs:?}");
+            }
+        }
     }
 
     /// Long tags (several 64-byte blocks) with quotes and `>` anywhere, from
