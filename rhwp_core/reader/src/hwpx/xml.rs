@@ -199,16 +199,7 @@ impl<'i> LazyTag<'i> {
 }
 
 /// The bytes that end an attribute's key: whitespace, `=`, quotes, `<`, `>`, `/`.
-static ENDS_KEY: [bool; 256] = {
-    let mut t = [false; 256];
-    let stops = *b" \t\r\n=\"'<>/";
-    let mut k = 0;
-    while k < stops.len() {
-        t[stops[k] as usize] = true;
-        k += 1;
-    }
-    t
-};
+const ENDS_KEY: [u8; 10] = *b" \t\r\n=\"'<>/";
 
 /// The bytes at which a start tag's name stops being read: whitespace (its
 /// end, by quick-xml's rule) and the quotes and `/` that the fast engine
@@ -247,10 +238,9 @@ fn next_attr(
         return Ok(None);
     }
     let key_start = i;
-    // Iterating the slice (not indexing) keeps bounds checks out of the loop.
     let key_len = b
         .get(i..)
-        .and_then(|r| r.iter().position(|&c| ENDS_KEY[usize::from(c)]))
+        .and_then(|r| first_of(r, ENDS_KEY))
         .ok_or(Unusual)?;
     let key_end = i + key_len;
     let i = if b.get(key_end) == Some(&b'=') {
@@ -273,7 +263,7 @@ fn next_attr(
     let value_start = i + 1;
     let len = b
         .get(value_start..)
-        .and_then(|r| r.iter().position(|&c| c == quote))
+        .and_then(|r| first_of(r, [quote]))
         .ok_or(Unusual)?;
     let span = AttrSpan {
         key: (key_start, key_end),
@@ -769,6 +759,29 @@ fn lane_mask<const N: usize>(lane: &[u8; 16], wanted: [u8; N]) -> u16 {
         mask |= u16::from(wanted.contains(c)) << i;
     }
     mask
+}
+
+/// The first position in `hay` of a byte of `set`: sixteen bytes at a time
+/// (`lane_mask`), the rest one by one.
+#[inline(always)]
+fn first_of<const N: usize>(hay: &[u8], set: [u8; N]) -> Option<usize> {
+    let mut lanes = hay.chunks_exact(16);
+    let mut base = 0;
+    for lane in &mut lanes {
+        let Ok(lane) = <&[u8; 16]>::try_from(lane) else {
+            break;
+        };
+        let hits = lane_mask(lane, set);
+        if hits != 0 {
+            return Some(base + hits.trailing_zeros() as usize);
+        }
+        base += 16;
+    }
+    lanes
+        .remainder()
+        .iter()
+        .position(|c| set.contains(c))
+        .map(|k| base + k)
 }
 
 /// Where a start tag's name ends in its content (the text between `<` and
