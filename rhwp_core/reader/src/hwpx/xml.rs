@@ -761,8 +761,8 @@ fn lane_mask<const N: usize>(lane: &[u8; 16], wanted: [u8; N]) -> u16 {
     mask
 }
 
-/// The first position in `hay` of a byte of `set`: sixteen bytes at a time
-/// (`lane_mask`), the rest one by one.
+/// The first position in `hay` of a byte of `set` (which must not hold the
+/// zero byte): sixteen bytes at a time (`lane_mask`), the rest padded.
 #[inline(always)]
 fn first_of<const N: usize>(hay: &[u8], set: [u8; N]) -> Option<usize> {
     let mut lanes = hay.chunks_exact(16);
@@ -777,11 +777,12 @@ fn first_of<const N: usize>(hay: &[u8], set: [u8; N]) -> Option<usize> {
         }
         base += 16;
     }
-    lanes
-        .remainder()
-        .iter()
-        .position(|c| set.contains(c))
-        .map(|k| base + k)
+    // The rest (under sixteen bytes), zero-padded: no set holds a zero byte.
+    let rest = lanes.remainder();
+    let mut lane = [0u8; 16];
+    lane[..rest.len()].copy_from_slice(rest);
+    let hits = lane_mask(&lane, set) & ((1u32 << rest.len()) - 1) as u16;
+    (hits != 0).then(|| base + hits.trailing_zeros() as usize)
 }
 
 /// Where a start tag's name ends in its content (the text between `<` and
