@@ -1732,7 +1732,7 @@ mod tests {
     }
 
     #[test]
-    fn name_end_and_xmlns_search_match_the_byte_rules() {
+    fn name_key_and_xmlns_searches_match_the_byte_rules() {
         let ends = [
             b' ', b'\t', b'\r', b'\n', b'"', b'\'', b'/', b'x', b':', b'=', 0xea,
         ];
@@ -1748,6 +1748,11 @@ mod tests {
                         .position(|&c| ENDS_NAME[usize::from(c)])
                         .unwrap_or(content.len());
                     assert_eq!(name_end(&content), expected, "{content:?}");
+                    assert_eq!(
+                        first_of(&content, ENDS_KEY),
+                        content.iter().position(|c| ENDS_KEY.contains(c)),
+                        "{content:?}"
+                    );
                 }
                 let mut attrs = vec![b'a'; len];
                 if at + 5 <= len {
