@@ -7,6 +7,7 @@ are computed natively; the Pydantic IR is built only when ``to_ir()`` asks for i
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
@@ -80,6 +81,14 @@ def _cyclic_gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+@functools.cache
+def _native_ir_classes() -> _native.IrClasses:
+    """The IR classes, prepared once for the native builder."""
+    from .ir import MODEL_CLASSES
+
+    return _native.IrClasses({name: (model, tuple(model.model_fields)) for name, model in MODEL_CLASSES.items()})
 
 
 _IR_KEEP = max(1, int(os.environ.get("RHWP_IR_KEEP", "2")))
@@ -162,7 +171,10 @@ class Document:
                 from .ir import HwpDocument
 
                 with _cyclic_gc_paused():
-                    ir = HwpDocument.model_validate_json(self._native.to_json())
+                    built = self._native.to_ir(_native_ir_classes())
+                    # None only when ir.py and model.rs disagree (the tests make sure they do not):
+                    # the JSON + validation path gives the same IR, slower.
+                    ir = built if built is not None else HwpDocument.model_validate_json(self._native.to_json())
                 self._ir = ir
         _keep_ir_of(self)
         return ir

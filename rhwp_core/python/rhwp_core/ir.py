@@ -342,6 +342,35 @@ for _model in (TableCell, Table, Picture, Equation, Shape, Furniture, Section, H
     _model.model_rebuild()
 
 
+#: The IR class of each ``model.rs`` struct, by the struct's name: what the native reader needs to
+#: build the IR objects directly (``Document.to_ir``), without JSON and without validation.
+MODEL_CLASSES: dict[str, type[BaseModel]] = {
+    "Document": HwpDocument,
+    **{
+        model.__name__: model
+        for model in (
+            Metadata,
+            BinData,
+            Style,
+            Provenance,
+            Run,
+            ListMarker,
+            NoteRef,
+            Paragraph,
+            TableCell,
+            Table,
+            Picture,
+            Equation,
+            Shape,
+            Unknown,
+            Furniture,
+            PageDefinition,
+            Section,
+        )
+    },
+}
+
+
 def document_json_schema() -> dict[str, Any]:
     """The JSON Schema of the IR as ``get_ir`` returns it (checked in as ``schema/hwp_document.schema.json``)."""
     schema = HwpDocument.model_json_schema(mode="serialization")

@@ -1,0 +1,88 @@
+"""The IR the native reader builds directly (``Document.to_ir``) is the IR validation builds.
+
+``to_ir`` makes the Pydantic objects in Rust, without JSON and without validation; the slow
+path (``HwpDocument.model_validate_json(to_json())``) is the reference. Both must give the
+same objects: same types, same field values, the same ``__dict__`` order (``repr`` and
+``model_dump`` follow it), the same ``__pydantic_fields_set__`` (a fresh set per object) and
+``None`` extra/private state -- on the fixtures, and on the whole corpus when it is present.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus_support import FIXTURES, SHARED
+from pydantic import BaseModel
+from rhwp_core.document import _native_ir_classes
+from rhwp_core.ir import HwpDocument, Paragraph
+
+import rhwp_core
+
+
+def _documents() -> list[Path]:
+    paths = sorted(p for p in FIXTURES.glob("hwp*/*") if p.suffix in (".hwp", ".hwpx"))
+    if SHARED is not None:
+        paths += sorted(p for p in (SHARED / "corpus").glob("hwp*/*") if p.suffix in (".hwp", ".hwpx"))
+    return paths
+
+
+def _assert_same_objects(fast: Any, slow: Any, where: str, seen_sets: set[int]) -> None:
+    # An explicit stack: nesting depth comes from the document.
+    stack = [(fast, slow, where)]
+    while stack:
+        a, b, path = stack.pop()
+        assert type(a) is type(b), path
+        if isinstance(a, BaseModel):
+            assert list(a.__dict__) == list(b.__dict__), path
+            assert type(a.__pydantic_fields_set__) is set, path
+            assert a.__pydantic_fields_set__ == b.__pydantic_fields_set__, path
+            assert id(a.__pydantic_fields_set__) not in seen_sets, f"{path}: fields set shared"
+            seen_sets.add(id(a.__pydantic_fields_set__))
+            assert a.__pydantic_extra__ is None and b.__pydantic_extra__ is None, path
+            assert a.__pydantic_private__ is None and b.__pydantic_private__ is None, path
+            stack.extend((a.__dict__[k], b.__dict__[k], f"{path}.{k}") for k in a.__dict__)
+        elif isinstance(a, list):
+            assert len(a) == len(b), path
+            stack.extend((x, y, f"{path}[{i}]") for i, (x, y) in enumerate(zip(a, b, strict=True)))
+        else:
+            assert a == b, path
+
+
+@pytest.mark.parametrize("path", _documents(), ids=lambda p: "/".join(p.parts[-3:]))
+def test_native_ir_is_the_validated_ir(path: Path) -> None:
+    doc = rhwp_core.parse(path)
+    fast = doc._native.to_ir(_native_ir_classes())
+    assert fast is not None, "ir.py no longer mirrors model.rs: the native build fell back"
+    slow = HwpDocument.model_validate_json(doc.to_json())
+    _assert_same_objects(fast, slow, path.name, set())
+    assert fast == slow
+    assert repr(fast) == repr(slow)
+    assert fast.model_dump_json() == slow.model_dump_json() == doc.to_json()
+    assert doc.to_ir() == slow
+
+
+def test_native_ir_is_frozen_and_copies_like_a_validated_one() -> None:
+    doc = rhwp_core.parse(FIXTURES / "hwp" / "hwplib-etc.hwp").to_ir()
+    paragraph = next(b for s in doc.sections for b in s.blocks if isinstance(b, Paragraph))
+    with pytest.raises(Exception, match="frozen"):
+        paragraph.text = "x"  # type: ignore[misc]
+    copy = paragraph.model_copy(update={"style": "changed"})
+    assert copy.style == "changed" and paragraph.style != "changed"
+    assert copy.model_fields_set == paragraph.model_fields_set
+    assert copy.__pydantic_fields_set__ is not paragraph.__pydantic_fields_set__
+
+
+def test_mismatched_classes_fall_back_to_none() -> None:
+    from rhwp_core.ir import MODEL_CLASSES
+
+    from rhwp_core import _native
+
+    doc = rhwp_core.parse(FIXTURES / "hwp" / "hwplib-etc.hwp")
+    # A class missing a field the struct writes, and a struct without a class: no IR, no error.
+    for classes in (
+        {name: (model, tuple(model.model_fields)[:-1]) for name, model in MODEL_CLASSES.items()},
+        {name: (model, tuple(model.model_fields)) for name, model in MODEL_CLASSES.items() if name != "Provenance"},
+    ):
+        assert doc._native.to_ir(_native.IrClasses(classes)) is None
