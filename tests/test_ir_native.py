@@ -86,3 +86,13 @@ def test_mismatched_classes_fall_back_to_none() -> None:
         {name: (model, tuple(model.model_fields)) for name, model in MODEL_CLASSES.items() if name != "Provenance"},
     ):
         assert doc._native.to_ir(_native.IrClasses(classes)) is None
+
+
+def test_native_ir_is_not_tracked_by_the_cyclic_gc() -> None:
+    # Half a million tracked objects would be traversed by the collections after every build.
+    import gc
+
+    doc = rhwp_core.parse(FIXTURES / "hwp" / "hwplib-etc.hwp").to_ir()
+    paragraph = next(b for s in doc.sections for b in s.blocks if isinstance(b, Paragraph))
+    for obj in (doc, doc.__dict__, doc.sections, paragraph, paragraph.__dict__, paragraph.__pydantic_fields_set__):
+        assert not gc.is_tracked(obj)

@@ -392,15 +392,17 @@ def child_blocks(block: Block) -> Iterator[Block]:
 
 
 def _walk(blocks: Iterable[Block]) -> Iterator[Block]:
-    # An explicit stack instead of recursion: nesting depth comes from the file.
+    # An explicit stack instead of recursion: nesting depth comes from the file. Paragraphs and
+    # unknown objects (most blocks) hold no blocks: no child iterator is made for them.
     stack: list[Iterator[Block]] = [iter(blocks)]
     while stack:
-        block = next(stack[-1], None)
-        if block is None:
+        for block in stack[-1]:
+            yield block
+            if not isinstance(block, (Paragraph, Unknown)):
+                stack.append(child_blocks(block))
+                break
+        else:
             stack.pop()
-            continue
-        yield block
-        stack.append(child_blocks(block))
 
 
 def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") -> Iterator[Block]:
