@@ -90,7 +90,8 @@ class HtmlRenderer:
     # -- inline ---------------------------------------------------------------------------------
 
     def inline(self, paragraph: Paragraph) -> str:
-        if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
+        runs = paragraph.runs
+        if not paragraph.note_refs and (not runs or not any(_formatted(run) for run in runs)):
             return _text(paragraph.text)  # the common case, kept fast
         parts: list[str] = []
         for piece in inline_pieces(paragraph, whole_words=self.for_markdown):

@@ -56,6 +56,9 @@ def _escape(text: str) -> str:
 
 
 def _escape_line_start(line: str) -> str:
+    first = line[:1]
+    if not first or (first not in "#>+=-[" and not first.isdecimal()):
+        return line  # most lines: none of what _LINE_START matches first (`\d` is Unicode Nd = isdecimal)
     match = _LINE_START.match(line)
     if match is None:
         return line
@@ -108,7 +111,8 @@ class _MarkdownRenderer:
 
         In a heading, bold is dropped: headings are bold already, and `# **1. 개요**` reads worse.
         """
-        if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
+        runs = paragraph.runs
+        if not paragraph.note_refs and (not runs or not any(_formatted(run) for run in runs)):
             return _escape(paragraph.text)  # the common case, kept fast
         pieces = inline_pieces(paragraph, whole_words=True)
         if heading:
@@ -165,7 +169,11 @@ class _MarkdownRenderer:
 
     def _lines(self, paragraph: Paragraph) -> list[str]:
         """Inline Markdown split at the paragraph's line breaks, each line trimmed and escaped at its start."""
-        lines = (line.strip() for line in self.inline(paragraph).split("\n"))
+        text = self.inline(paragraph)
+        if "\n" not in text:  # the common case: one line
+            text = text.strip()
+            return [_escape_line_start(text)] if text else []
+        lines = (line.strip() for line in text.split("\n"))
         return [_escape_line_start(line) for line in lines if line]
 
     # -- blocks ---------------------------------------------------------------------------------
@@ -182,7 +190,7 @@ class _MarkdownRenderer:
                     out.append(("\n" if previous_was_item else "\n\n") + item if out else item)
                     previous_was_item = True
                 continue
-            text = self.block(block)
+            text = self.paragraph(block) if isinstance(block, Paragraph) else self.block(block)
             if text:
                 list_indents.clear()
                 out.append("\n\n" + text if out else text)
