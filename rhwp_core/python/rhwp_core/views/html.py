@@ -49,7 +49,8 @@ section.footnotes, section.endnotes { border-top: 1px solid #ccc; margin-top: 2r
 
 def _text(text: str) -> str:
     """Escaped text with line breaks as ``<br>``."""
-    escaped = escape(clean(text), quote=False)
+    # html.escape(..., quote=False), inlined: this runs once per paragraph and table cell.
+    escaped = clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return escaped.replace("\n", "<br>") if "\n" in escaped else escaped
 
 
@@ -246,7 +247,12 @@ class HtmlRenderer:
             attributes += f' rowspan="{cell.row_span}"'
         if cell.col_span > 1:
             attributes += f' colspan="{cell.col_span}"'
-        content = [b for b in cell.blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
+        blocks = cell.blocks
+        if len(blocks) == 1:  # the common case, without a list comprehension
+            first = blocks[0]
+            content = [] if isinstance(first, Paragraph) and paragraph_is_empty(first) else blocks
+        else:
+            content = [b for b in blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
         if len(content) == 1 and isinstance(content[0], Paragraph) and content[0].list is None:
             only = content[0]
             if not only.heading_level:
