@@ -2,8 +2,8 @@
 //!
 //! Everything HWP lives in `rhwp-reader`; this file only moves bytes in and
 //! strings out. Reading releases the GIL, the model is immutable and shared
-//! behind an `Arc`, and it crosses into Python once, as JSON, when the IR is
-//! asked for.
+//! behind an `Arc`, and it crosses into Python once when the IR is asked for:
+//! as the `rhwp_core.ir` objects themselves (`ir_objects`), or as JSON.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;

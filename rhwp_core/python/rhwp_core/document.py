@@ -158,7 +158,7 @@ class Document:
         return data
 
     def to_json(self) -> str:
-        """The IR as a JSON string (what ``to_ir()`` validates)."""
+        """The IR as a JSON string (``HwpDocument.model_validate_json`` of it equals ``to_ir()``)."""
         return self._native.to_json()
 
     def to_ir(self) -> HwpDocument:

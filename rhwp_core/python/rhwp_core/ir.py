@@ -1,8 +1,10 @@
 """The document IR: frozen Pydantic v2 models mirroring ``rhwp_core/reader/src/model.rs``.
 
-The native reader serialises its model once, as JSON; ``HwpDocument.model_validate_json``
-turns that into these models. Field names, nesting and the ``kind`` tag of blocks are the
-serde JSON shape of ``model.rs`` -- keep the two in step (``tests/test_ir.py`` compares them).
+The native reader builds these models directly from its model (``Document.to_ir``, see
+``rhwp_core/src/ir_objects.rs``): the same objects ``HwpDocument.model_validate_json`` makes of
+its JSON (``Document.to_json``), without the JSON and the validation. Field names, nesting and
+the ``kind`` tag of blocks are the serde JSON shape of ``model.rs`` -- keep the two in step
+(``tests/test_ir.py`` compares them; ``tests/test_ir_native.py`` compares the two builds).
 
 Lengths are HWPUNIT (1/7200 inch). Character offsets count Python string indices into the
 paragraph's ``text``.
