@@ -19,6 +19,7 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
@@ -393,13 +394,15 @@ def child_blocks(block: Block) -> Iterator[Block]:
         yield from block.caption
 
 
-def _walk(blocks: Iterable[Block]) -> Iterator[Block]:
+def _walk(blocks: Iterable[Block], kind: str) -> Iterator[Block]:
+    """The blocks of ``kind`` among ``blocks`` and all they nest, in reading order."""
     # An explicit stack instead of recursion: nesting depth comes from the file. Paragraphs and
     # unknown objects (most blocks) hold no blocks: no child iterator is made for them.
     stack: list[Iterator[Block]] = [iter(blocks)]
     while stack:
         for block in stack[-1]:
-            yield block
+            if block.kind == kind:
+                yield block
             if not isinstance(block, (Paragraph, Unknown)):
                 stack.append(child_blocks(block))
                 break
@@ -420,14 +423,16 @@ def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") 
     if kind is not None and kind not in BLOCK_KINDS:
         raise ValueError(f"kind must be one of {', '.join(BLOCK_KINDS)}, not {kind!r}")
 
-    def top_level() -> Iterator[Block]:
-        if scope in ("body", "all"):
-            for section in doc.sections:
-                yield from section.blocks
-        if scope in ("furniture", "all"):
-            for furniture in doc.furniture:
-                yield from furniture.blocks
-
     if kind is None:
-        return top_level()
-    return (block for block in _walk(top_level()) if block.kind == kind)
+        return (block for blocks in _top_level_lists(doc, scope) for block in blocks)
+    # (Chained in C: no Python frame is resumed per top-level block on the way to the walk.)
+    return _walk(chain.from_iterable(_top_level_lists(doc, scope)), kind)
+
+
+def _top_level_lists(doc: HwpDocument, scope: str) -> Iterator[list[Block]]:
+    if scope in ("body", "all"):
+        for section in doc.sections:
+            yield section.blocks
+    if scope in ("furniture", "all"):
+        for furniture in doc.furniture:
+            yield furniture.blocks
