@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from html import escape
+from operator import itemgetter
 
 from ..ir import Block, Equation, HwpDocument, NoteRef, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
 from ._common import (
@@ -233,7 +234,7 @@ class HtmlRenderer:
             self.out.extend(["<tr></tr>"] * min(row - previous - 1, _MAX_EMPTY_ROWS))
             previous = row
             self.out.append("<tr>")
-            for _, cell in sorted(by_row[row], key=lambda placed: placed[0]):
+            for _, cell in sorted(by_row[row], key=itemgetter(0)):
                 self.cell(cell)
             self.out.append("</tr>")
         self.out.append("</tbody></table>")

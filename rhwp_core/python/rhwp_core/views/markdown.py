@@ -271,7 +271,7 @@ class _MarkdownRenderer:
         renderer = HtmlRenderer(self.notes, for_markdown=True)
         renderer.table(table.model_copy(update={"caption": []}))
         # An HTML block ends at a blank line: the fragment has none (empty lines are dropped).
-        return "\n".join(line for line in "\n".join(renderer.out).split("\n") if line.strip())
+        return "\n".join(filter(str.strip, "\n".join(renderer.out).split("\n")))
 
     def picture(self, picture: Picture) -> str:
         alt = " ".join(_escape(picture.description or "").split())
