@@ -169,6 +169,7 @@ def paragraph_is_empty(paragraph: Paragraph) -> bool:
     return not (text if text.isprintable() else clean(text)).strip()  # (clean's fast path, inlined)
 
 
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 _SAFE_SCHEMES = ("http:", "https:", "mailto:", "ftp:", "tel:", "file:")
 _URL_ESCAPES = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", '"': "%22", "\\": "%5C"})
 
@@ -183,7 +184,7 @@ def safe_url(url: str | None) -> str | None:
     if not url:
         return None
     url = clean(url).strip()
-    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", url)
+    scheme = _SCHEME.match(url)
     if scheme and not url.lower().startswith(_SAFE_SCHEMES):
         return None
     url = "".join(url.split()) if "\n" in url or "\t" in url else url

@@ -46,6 +46,11 @@ _ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")  # `&amp;` would otherwise render 
 _LINE_START = re.compile(r"^(?:([#>+=-])|(\d{1,9})[.)]|(\[\^[^\]]*\]):)")
 
 
+_DASHES = re.compile(r"-{2,}")  # `--` would end the HTML comment an equation's script goes in
+_NOT_IN_OBJECT_NAME = re.compile(r"[^\w .:-]")
+_NUMBER_MARKER = re.compile(r"(\d{1,9})([.)])")  # a list marker Markdown can number itself: `1.`, `1)`
+
+
 def _backslashed(match: re.Match[str]) -> str:
     return "\\" + match.group()
 
@@ -206,7 +211,7 @@ class _MarkdownRenderer:
         del list_indents[level - 1 :]
         indent = list_indents[-1] if list_indents else 0
         shown = marker.marker.strip()
-        numeric = re.fullmatch(r"(\d{1,9})([.)])", shown)
+        numeric = _NUMBER_MARKER.fullmatch(shown)
         if marker.kind == "number" and numeric:
             bullet = shown
         else:
@@ -260,11 +265,11 @@ class _MarkdownRenderer:
         return prefix + "<br>".join(lines)
 
     def _pipe_table(self, table: Table) -> str:
-        grid = [["" for _ in range(table.cols)] for _ in range(table.rows)]
+        grid = [[""] * table.cols for _ in range(table.rows)]
         for cell, row, col in placed_cells(table):
             grid[row][col] = self._cell_text(cell)
         rows = ["| " + " | ".join(row) + " |" for row in grid]
-        rows.insert(1, "|" + "|".join(" --- " for _ in range(table.cols)) + "|")
+        rows.insert(1, "|" + "|".join([" --- "] * table.cols) + "|")
         return "\n".join(rows)
 
     def _html_table(self, table: Table) -> str:
@@ -289,7 +294,7 @@ class _MarkdownRenderer:
         if script:
             latex = to_latex(script)
             # The original script stays beside the LaTeX (words such as `over` would be lost otherwise).
-            comment = re.sub(r"-{2,}", lambda m: " ".join("-" * len(m.group())), script).lstrip(">-")
+            comment = _DASHES.sub(lambda m: " ".join("-" * len(m.group())), script).lstrip(">-")
             parts.append(f"${latex}$ <!-- {comment} -->")
         caption = self.blocks(equation.caption)
         if caption:
@@ -306,7 +311,7 @@ class _MarkdownRenderer:
         text = clean(unknown.text or "").strip()
         if text:
             return "\\\n".join(_escape_line_start(line.strip()) for line in _escape(text).split("\n") if line.strip())
-        name = re.sub(r"[^\w .:-]", "", clean(unknown.object)).replace("--", "-").strip(" -")
+        name = _NOT_IN_OBJECT_NAME.sub("", clean(unknown.object)).replace("--", "-").strip(" -")
         return f"<!-- object: {name or 'unknown'} -->"
 
     # -- furniture ------------------------------------------------------------------------------
@@ -346,7 +351,12 @@ def _is_simple_grid(table: Table) -> bool:
         if (row, col) in seen:
             return False
         seen.add((row, col))
-        content = [b for b in cell.blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
+        blocks = cell.blocks
+        if len(blocks) == 1:  # the common case, without a list comprehension
+            if not isinstance(blocks[0], Paragraph):
+                return False
+            continue
+        content = [b for b in blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
         if len(content) > 1 or (content and not isinstance(content[0], Paragraph)):
             return False
     return True
