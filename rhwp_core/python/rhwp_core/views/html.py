@@ -216,7 +216,8 @@ class HtmlRenderer:
             self.blocks(caption)
             self.out.append("</div>")
 
-    def table(self, table: Table) -> None:
+    def table(self, table: Table, placed: list[tuple[TableCell, int, int]] | None = None) -> None:
+        """``placed``: ``placed_cells(table)`` when the caller has it already."""
         self.out.append('<table class="hwp-table">')
         caption_inside = self._caption_inside(table.caption)
         if caption_inside and any(not paragraph_is_empty(b) for b in table.caption if isinstance(b, Paragraph)):
@@ -225,7 +226,7 @@ class HtmlRenderer:
             self.out.append("</caption>")
         self.out.append("<tbody>")
         by_row: dict[int, list[tuple[int, TableCell]]] = {}
-        for cell, row, col in placed_cells(table):
+        for cell, row, col in placed_cells(table) if placed is None else placed:
             by_row.setdefault(row, []).append((col, cell))
         previous = -1
         for row in sorted(by_row):

@@ -250,7 +250,10 @@ class _MarkdownRenderer:
 
     def table(self, table: Table) -> str:
         parts = [self.blocks(table.caption)] if table.caption else []
-        parts.append(self._pipe_table(table) if _is_simple_grid(table) else self._html_table(table))
+        placed = placed_cells(table)  # (once: both checking and writing need it)
+        parts.append(
+            self._pipe_table(table, placed) if _is_simple_grid(table, placed) else self._html_table(table, placed)
+        )
         return "\n\n".join(part for part in parts if part)
 
     def _cell_text(self, cell: TableCell) -> str:
@@ -264,17 +267,17 @@ class _MarkdownRenderer:
         )
         return prefix + "<br>".join(lines)
 
-    def _pipe_table(self, table: Table) -> str:
+    def _pipe_table(self, table: Table, placed: list[tuple[TableCell, int, int]]) -> str:
         grid = [[""] * table.cols for _ in range(table.rows)]
-        for cell, row, col in placed_cells(table):
+        for cell, row, col in placed:
             grid[row][col] = self._cell_text(cell)
         rows = ["| " + " | ".join(row) + " |" for row in grid]
         rows.insert(1, "|" + "|".join([" --- "] * table.cols) + "|")
         return "\n".join(rows)
 
-    def _html_table(self, table: Table) -> str:
+    def _html_table(self, table: Table, placed: list[tuple[TableCell, int, int]]) -> str:
         renderer = HtmlRenderer(self.notes, for_markdown=True)
-        renderer.table(table.model_copy(update={"caption": []}))
+        renderer.table(table.model_copy(update={"caption": []}), placed)
         # An HTML block ends at a blank line: the fragment has none (empty lines are dropped).
         return "\n".join(filter(str.strip, "\n".join(renderer.out).split("\n")))
 
@@ -336,7 +339,7 @@ class _MarkdownRenderer:
         return definitions
 
 
-def _is_simple_grid(table: Table) -> bool:
+def _is_simple_grid(table: Table, placed: list[tuple[TableCell, int, int]]) -> bool:
     """A grid GFM can show: no merged cells, every position at most once, one paragraph per cell at most.
 
     The grid must also be mostly filled (its size comes from the file, and the pipe table
@@ -345,7 +348,7 @@ def _is_simple_grid(table: Table) -> bool:
     if table.rows < 1 or table.cols < 1 or table.rows * table.cols > 4 * len(table.cells) + 16:
         return False
     seen: set[tuple[int, int]] = set()
-    for cell, row, col in placed_cells(table):
+    for cell, row, col in placed:
         if cell.row_span > 1 or cell.col_span > 1 or row >= table.rows or col >= table.cols:
             return False
         if (row, col) in seen:
