@@ -211,8 +211,7 @@ class _MarkdownRenderer:
         del list_indents[level - 1 :]
         indent = list_indents[-1] if list_indents else 0
         shown = marker.marker.strip()
-        numeric = _NUMBER_MARKER.fullmatch(shown)
-        if marker.kind == "number" and numeric:
+        if marker.kind == "number" and _NUMBER_MARKER.fullmatch(shown):
             bullet = shown
         else:
             bullet = "-"
