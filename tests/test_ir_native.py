@@ -95,3 +95,46 @@ def test_native_ir_is_not_tracked_by_the_cyclic_gc() -> None:
     paragraph = next(b for s in doc.sections for b in s.blocks if isinstance(b, Paragraph))
     for obj in (doc, doc.__dict__, doc.sections, paragraph, paragraph.__dict__, paragraph.__pydantic_fields_set__):
         assert not gc.is_tracked(obj)
+
+
+def _nested_tables_hwpx(depth: int) -> bytes:
+    import io
+    import zipfile
+
+    level = '<hp:tbl rowCnt="1" colCnt="1"><hp:tr><hp:tc><hp:subList><hp:p><hp:run>'
+    close = "</hp:run></hp:p></hp:subList></hp:tc></hp:tr></hp:tbl>"
+    xml = (
+        '<?xml version="1.0" encoding="UTF-8"?><hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"'
+        ' xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph"><hp:p><hp:run>'
+        + level * depth
+        + "<hp:t>deep</hp:t>"
+        + close * depth
+        + "</hp:run></hp:p></hs:sec>"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as package:
+        package.writestr("mimetype", "application/hwp+zip")
+        package.writestr("Contents/section0.xml", xml)
+    return out.getvalue()
+
+
+def test_native_ir_of_the_deepest_document_the_reader_accepts() -> None:
+    # 64 tables in cells: past the JSON nesting pydantic-core parses (the reference path falls
+    # back to json.loads), and built natively in a thread with a small stack too.
+    import threading
+
+    doc = rhwp_core.parse(_nested_tables_hwpx(64))
+    fast = doc._native.to_ir(_native_ir_classes())
+    assert fast is not None
+    assert fast == HwpDocument.model_validate_json(doc.to_json())
+    results: list[bool] = []
+    previous = threading.stack_size(512 * 1024)
+    try:
+        worker = threading.Thread(
+            target=lambda: results.append("deep" in rhwp_core.parse(_nested_tables_hwpx(64)).to_markdown())
+        )
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(previous)
+    assert results == [True]
