@@ -2,14 +2,16 @@
 //!
 //! Everything HWP lives in `rhwp-reader`; this file only moves bytes in and
 //! strings out. Reading releases the GIL, the model is immutable and shared
-//! behind an `Arc`, and it crosses into Python once, as JSON, when the IR is
-//! asked for.
+//! behind an `Arc`, and it crosses into Python once when the IR is asked for:
+//! as the `rhwp_core.ir` objects themselves (`ir_objects`), or as JSON.
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use rhwp_reader::{model::Document, Options};
 use std::sync::Arc;
+
+mod ir_objects;
 
 create_exception!(
     _native,
@@ -92,6 +94,16 @@ impl NativeDocument {
         py.detach(move || serde_json::to_string(&*doc).unwrap_or_default())
     }
 
+    /// The whole model as `rhwp_core.ir` objects, built without JSON or validation (see
+    /// `ir_objects`); `None` when the classes do not mirror the model (then validate `to_json`).
+    fn to_ir(
+        &self,
+        py: Python<'_>,
+        classes: &ir_objects::IrClasses,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        ir_objects::into_result(ir_objects::build(py, classes, &*self.doc))
+    }
+
     #[getter]
     fn format(&self) -> &'static str {
         match self.doc.format {
@@ -143,6 +155,7 @@ fn parse_path(py: Python<'_>, path: std::path::PathBuf, strict: bool) -> PyResul
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeDocument>()?;
+    m.add_class::<ir_objects::IrClasses>()?;
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(parse_path, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;

@@ -1,10 +1,16 @@
 """Type stub for the extension module built from rhwp_core/src/lib.rs."""
 
+from typing import Any
+
 __version__: str
 SCHEMA_VERSION: str
 
 class ReaderError(Exception):
     """args = (code, message, suggestion)"""
+
+class IrClasses:
+    """The IR classes by model struct name: ``{name: (class, field names in declared order)}``."""
+    def __init__(self, classes: dict[str, tuple[type[Any], tuple[str, ...]]]) -> None: ...
 
 class NativeDocument:
     @property
@@ -16,6 +22,7 @@ class NativeDocument:
     def block_texts(self, include_furniture: bool) -> list[tuple[str, int, int, str, int | None, str]]: ...
     def summary_json(self) -> str: ...
     def to_json(self) -> str: ...
+    def to_ir(self, classes: IrClasses) -> Any | None: ...
 
 def parse_bytes(data: bytes, strict: bool = False) -> NativeDocument: ...
 def parse_path(path: str, strict: bool = False) -> NativeDocument: ...

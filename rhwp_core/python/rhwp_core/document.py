@@ -7,6 +7,7 @@ are computed natively; the Pydantic IR is built only when ``to_ir()`` asks for i
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
@@ -14,7 +15,6 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from . import _native
@@ -64,22 +64,34 @@ def _native_parse(source: str | os.PathLike[str] | bytes, strict: bool) -> _nati
         raise from_native(code, message, suggestion) from None
 
 
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
+class _cyclic_gc_paused:
     """Pause Python's cyclic GC while the IR is built or rendered.
 
     The IR is a tree of many small objects (a 200-page report: about a million), none in a cycle,
     and rendering allocates as many temporaries. Letting the cyclic collector rescan the young IR
     again and again meanwhile costs several times the work itself (2 s instead of 0.4 s for the
-    largest corpus document); reference counting frees everything all the same.
+    largest corpus document); reference counting frees everything all the same. (A class, not a
+    generator-based context manager, named and used like one: this runs twice per small document,
+    where microseconds count.)
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
+
+    __slots__ = ("_enabled",)
+
+    def __enter__(self) -> None:
+        self._enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._enabled:
             gc.enable()
+
+
+@functools.cache
+def _native_ir_classes() -> _native.IrClasses:
+    """The IR classes, prepared once for the native builder."""
+    from .ir import MODEL_CLASSES
+
+    return _native.IrClasses({name: (model, tuple(model.model_fields)) for name, model in MODEL_CLASSES.items()})
 
 
 _IR_KEEP = max(1, int(os.environ.get("RHWP_IR_KEEP", "2")))
@@ -146,7 +158,7 @@ class Document:
         return data
 
     def to_json(self) -> str:
-        """The IR as a JSON string (what ``to_ir()`` validates)."""
+        """The IR as a JSON string (``HwpDocument.model_validate_json`` of it equals ``to_ir()``)."""
         return self._native.to_json()
 
     def to_ir(self) -> HwpDocument:
@@ -159,10 +171,14 @@ class Document:
         with self._ir_lock:
             ir = self._ir
             if ir is None:
-                from .ir import HwpDocument
-
                 with _cyclic_gc_paused():
-                    ir = HwpDocument.model_validate_json(self._native.to_json())
+                    ir = self._native.to_ir(_native_ir_classes())
+                    if ir is None:
+                        # Only when ir.py and model.rs disagree (the tests make sure they do not):
+                        # the JSON + validation path gives the same IR, slower.
+                        from .ir import HwpDocument
+
+                        ir = HwpDocument.model_validate_json(self._native.to_json())
                 self._ir = ir
         _keep_ir_of(self)
         return ir

@@ -1,8 +1,10 @@
 """The document IR: frozen Pydantic v2 models mirroring ``rhwp_core/reader/src/model.rs``.
 
-The native reader serialises its model once, as JSON; ``HwpDocument.model_validate_json``
-turns that into these models. Field names, nesting and the ``kind`` tag of blocks are the
-serde JSON shape of ``model.rs`` -- keep the two in step (``tests/test_ir.py`` compares them).
+The native reader builds these models directly from its model (``Document.to_ir``, see
+``rhwp_core/src/ir_objects.rs``): the same objects ``HwpDocument.model_validate_json`` makes of
+its JSON (``Document.to_json``), without the JSON and the validation. Field names, nesting and
+the ``kind`` tag of blocks are the serde JSON shape of ``model.rs`` -- keep the two in step
+(``tests/test_ir.py`` compares them; ``tests/test_ir_native.py`` compares the two builds).
 
 Lengths are HWPUNIT (1/7200 inch). Character offsets count Python string indices into the
 paragraph's ``text``.
@@ -17,6 +19,8 @@ from __future__ import annotations
 import builtins
 import json
 from collections.abc import Iterable, Iterator
+from itertools import chain
+from operator import attrgetter
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
@@ -342,6 +346,35 @@ for _model in (TableCell, Table, Picture, Equation, Shape, Furniture, Section, H
     _model.model_rebuild()
 
 
+#: The IR class of each ``model.rs`` struct, by the struct's name: what the native reader needs to
+#: build the IR objects directly (``Document.to_ir``), without JSON and without validation.
+MODEL_CLASSES: dict[str, type[BaseModel]] = {
+    "Document": HwpDocument,
+    **{
+        model.__name__: model
+        for model in (
+            Metadata,
+            BinData,
+            Style,
+            Provenance,
+            Run,
+            ListMarker,
+            NoteRef,
+            Paragraph,
+            TableCell,
+            Table,
+            Picture,
+            Equation,
+            Shape,
+            Unknown,
+            Furniture,
+            PageDefinition,
+            Section,
+        )
+    },
+}
+
+
 def document_json_schema() -> dict[str, Any]:
     """The JSON Schema of the IR as ``get_ir`` returns it (checked in as ``schema/hwp_document.schema.json``)."""
     schema = HwpDocument.model_json_schema(mode="serialization")
@@ -351,27 +384,37 @@ def document_json_schema() -> dict[str, Any]:
 
 def child_blocks(block: Block) -> Iterator[Block]:
     """The blocks nested directly in ``block``, in reading order (as ``extract_text`` reads them)."""
+    yield from _nested_blocks(block)
+
+
+_cell_blocks = attrgetter("blocks")
+
+
+def _nested_blocks(block: Block) -> Iterator[Block]:
+    # Iterators chained in C: a walk through a table of thousands of cells resumes no Python frame per cell.
     if isinstance(block, Table):
-        yield from block.caption
-        for cell in block.cells:
-            yield from cell.blocks
-    elif isinstance(block, Shape):
-        yield from block.blocks
-        yield from block.caption
-    elif isinstance(block, (Picture, Equation)):
-        yield from block.caption
+        return chain(block.caption, chain.from_iterable(map(_cell_blocks, block.cells)))
+    if isinstance(block, Shape):
+        return chain(block.blocks, block.caption)
+    if isinstance(block, (Picture, Equation)):
+        return iter(block.caption)
+    return iter(())
 
 
-def _walk(blocks: Iterable[Block]) -> Iterator[Block]:
-    # An explicit stack instead of recursion: nesting depth comes from the file.
+def _walk(blocks: Iterable[Block], kind: str) -> Iterator[Block]:
+    """The blocks of ``kind`` among ``blocks`` and all they nest, in reading order."""
+    # An explicit stack instead of recursion: nesting depth comes from the file. Paragraphs and
+    # unknown objects (most blocks) hold no blocks: no child iterator is made for them.
     stack: list[Iterator[Block]] = [iter(blocks)]
     while stack:
-        block = next(stack[-1], None)
-        if block is None:
+        for block in stack[-1]:
+            if block.kind == kind:
+                yield block
+            if not isinstance(block, (Paragraph, Unknown)):
+                stack.append(_nested_blocks(block))
+                break
+        else:
             stack.pop()
-            continue
-        yield block
-        stack.append(child_blocks(block))
 
 
 def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") -> Iterator[Block]:
@@ -387,14 +430,16 @@ def iter_blocks(doc: HwpDocument, kind: str | None = None, scope: str = "body") 
     if kind is not None and kind not in BLOCK_KINDS:
         raise ValueError(f"kind must be one of {', '.join(BLOCK_KINDS)}, not {kind!r}")
 
-    def top_level() -> Iterator[Block]:
-        if scope in ("body", "all"):
-            for section in doc.sections:
-                yield from section.blocks
-        if scope in ("furniture", "all"):
-            for furniture in doc.furniture:
-                yield from furniture.blocks
-
     if kind is None:
-        return top_level()
-    return (block for block in _walk(top_level()) if block.kind == kind)
+        return (block for blocks in _top_level_lists(doc, scope) for block in blocks)
+    # (Chained in C: no Python frame is resumed per top-level block on the way to the walk.)
+    return _walk(chain.from_iterable(_top_level_lists(doc, scope)), kind)
+
+
+def _top_level_lists(doc: HwpDocument, scope: str) -> Iterator[list[Block]]:
+    if scope in ("body", "all"):
+        for section in doc.sections:
+            yield section.blocks
+    if scope in ("furniture", "all"):
+        for furniture in doc.furniture:
+            yield furniture.blocks

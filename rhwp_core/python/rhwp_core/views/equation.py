@@ -111,30 +111,37 @@ class _TooDeep(Exception):
     pass
 
 
+# Each alternative of _TOKEN is one named group: the index of the group that matched names the kind.
+_KIND_BY_GROUP = {index: name for name, index in _TOKEN.groupindex.items()}
+
+
 def _tokenize(script: str) -> list[tuple[str, str]]:
+    kinds = _KIND_BY_GROUP
     tokens: list[tuple[str, str]] = []
     for match in _TOKEN.finditer(script):
-        kind = match.lastgroup or "other"
+        index = match.lastindex or 0
+        kind = kinds.get(index, "other")
         if kind != "space":
-            tokens.append((kind, match.group(kind) or ""))
+            tokens.append((kind, (match.group(index) or "") if index else ""))
     return tokens
 
 
 class _Parser:
     def __init__(self, tokens: list[tuple[str, str]]) -> None:
         self.tokens = tokens
+        self.count = len(tokens)
         self.pos = 0
         self.environments = 0  # how many matrix-like environments we are inside
         self.aligns_at_top = False  # `#` or `&` outside any environment: wrap the result in `aligned`
 
     def peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+        return self.tokens[self.pos] if self.pos < self.count else None
 
     def take(self) -> tuple[str, str] | None:
-        token = self.peek()
-        if token is not None:
+        if self.pos < self.count:
             self.pos += 1
-        return token
+            return self.tokens[self.pos - 1]
+        return None
 
     def sequence(self, depth: int, stop_at_right: bool = False) -> str:
         """Atoms until a closing brace (consumed by the caller), ``RIGHT`` or the end."""

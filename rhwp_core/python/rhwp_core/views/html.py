@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from html import escape
+from operator import itemgetter
 
 from ..ir import Block, Equation, HwpDocument, NoteRef, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
 from ._common import (
@@ -49,7 +50,8 @@ section.footnotes, section.endnotes { border-top: 1px solid #ccc; margin-top: 2r
 
 def _text(text: str) -> str:
     """Escaped text with line breaks as ``<br>``."""
-    escaped = escape(clean(text), quote=False)
+    # html.escape(..., quote=False), inlined: this runs once per paragraph and table cell.
+    escaped = clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return escaped.replace("\n", "<br>") if "\n" in escaped else escaped
 
 
@@ -90,7 +92,8 @@ class HtmlRenderer:
     # -- inline ---------------------------------------------------------------------------------
 
     def inline(self, paragraph: Paragraph) -> str:
-        if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
+        runs = paragraph.runs
+        if not paragraph.note_refs and (not runs or not any(_formatted(run) for run in runs)):
             return _text(paragraph.text)  # the common case, kept fast
         parts: list[str] = []
         for piece in inline_pieces(paragraph, whole_words=self.for_markdown):
@@ -213,7 +216,8 @@ class HtmlRenderer:
             self.blocks(caption)
             self.out.append("</div>")
 
-    def table(self, table: Table) -> None:
+    def table(self, table: Table, placed: list[tuple[TableCell, int, int]] | None = None) -> None:
+        """``placed``: ``placed_cells(table)`` when the caller has it already."""
         self.out.append('<table class="hwp-table">')
         caption_inside = self._caption_inside(table.caption)
         if caption_inside and any(not paragraph_is_empty(b) for b in table.caption if isinstance(b, Paragraph)):
@@ -222,7 +226,7 @@ class HtmlRenderer:
             self.out.append("</caption>")
         self.out.append("<tbody>")
         by_row: dict[int, list[tuple[int, TableCell]]] = {}
-        for cell, row, col in placed_cells(table):
+        for cell, row, col in placed_cells(table) if placed is None else placed:
             by_row.setdefault(row, []).append((col, cell))
         previous = -1
         for row in sorted(by_row):
@@ -231,7 +235,7 @@ class HtmlRenderer:
             self.out.extend(["<tr></tr>"] * min(row - previous - 1, _MAX_EMPTY_ROWS))
             previous = row
             self.out.append("<tr>")
-            for _, cell in sorted(by_row[row], key=lambda placed: placed[0]):
+            for _, cell in sorted(by_row[row], key=itemgetter(0)):
                 self.cell(cell)
             self.out.append("</tr>")
         self.out.append("</tbody></table>")
@@ -245,7 +249,12 @@ class HtmlRenderer:
             attributes += f' rowspan="{cell.row_span}"'
         if cell.col_span > 1:
             attributes += f' colspan="{cell.col_span}"'
-        content = [b for b in cell.blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
+        blocks = cell.blocks
+        if len(blocks) == 1:  # the common case, without a list comprehension
+            first = blocks[0]
+            content = [] if isinstance(first, Paragraph) and paragraph_is_empty(first) else blocks
+        else:
+            content = [b for b in blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
         if len(content) == 1 and isinstance(content[0], Paragraph) and content[0].list is None:
             only = content[0]
             if not only.heading_level:

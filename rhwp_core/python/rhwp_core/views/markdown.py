@@ -46,6 +46,11 @@ _ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")  # `&amp;` would otherwise render 
 _LINE_START = re.compile(r"^(?:([#>+=-])|(\d{1,9})[.)]|(\[\^[^\]]*\]):)")
 
 
+_DASHES = re.compile(r"-{2,}")  # `--` would end the HTML comment an equation's script goes in
+_NOT_IN_OBJECT_NAME = re.compile(r"[^\w .:-]")
+_NUMBER_MARKER = re.compile(r"(\d{1,9})([.)])")  # a list marker Markdown can number itself: `1.`, `1)`
+
+
 def _backslashed(match: re.Match[str]) -> str:
     return "\\" + match.group()
 
@@ -56,6 +61,9 @@ def _escape(text: str) -> str:
 
 
 def _escape_line_start(line: str) -> str:
+    first = line[:1]
+    if not first or (first not in "#>+=-[" and not first.isdecimal()):
+        return line  # most lines: none of what _LINE_START matches first (`\d` is Unicode Nd = isdecimal)
     match = _LINE_START.match(line)
     if match is None:
         return line
@@ -108,7 +116,8 @@ class _MarkdownRenderer:
 
         In a heading, bold is dropped: headings are bold already, and `# **1. 개요**` reads worse.
         """
-        if not paragraph.note_refs and not any(_formatted(run) for run in paragraph.runs):
+        runs = paragraph.runs
+        if not paragraph.note_refs and (not runs or not any(_formatted(run) for run in runs)):
             return _escape(paragraph.text)  # the common case, kept fast
         pieces = inline_pieces(paragraph, whole_words=True)
         if heading:
@@ -165,7 +174,11 @@ class _MarkdownRenderer:
 
     def _lines(self, paragraph: Paragraph) -> list[str]:
         """Inline Markdown split at the paragraph's line breaks, each line trimmed and escaped at its start."""
-        lines = (line.strip() for line in self.inline(paragraph).split("\n"))
+        text = self.inline(paragraph)
+        if "\n" not in text:  # the common case: one line
+            text = text.strip()
+            return [_escape_line_start(text)] if text else []
+        lines = (line.strip() for line in text.split("\n"))
         return [_escape_line_start(line) for line in lines if line]
 
     # -- blocks ---------------------------------------------------------------------------------
@@ -182,7 +195,7 @@ class _MarkdownRenderer:
                     out.append(("\n" if previous_was_item else "\n\n") + item if out else item)
                     previous_was_item = True
                 continue
-            text = self.block(block)
+            text = self.paragraph(block) if isinstance(block, Paragraph) else self.block(block)
             if text:
                 list_indents.clear()
                 out.append("\n\n" + text if out else text)
@@ -198,8 +211,7 @@ class _MarkdownRenderer:
         del list_indents[level - 1 :]
         indent = list_indents[-1] if list_indents else 0
         shown = marker.marker.strip()
-        numeric = re.fullmatch(r"(\d{1,9})([.)])", shown)
-        if marker.kind == "number" and numeric:
+        if marker.kind == "number" and _NUMBER_MARKER.fullmatch(shown):
             bullet = shown
         else:
             bullet = "-"
@@ -237,7 +249,10 @@ class _MarkdownRenderer:
 
     def table(self, table: Table) -> str:
         parts = [self.blocks(table.caption)] if table.caption else []
-        parts.append(self._pipe_table(table) if _is_simple_grid(table) else self._html_table(table))
+        placed = placed_cells(table)  # (once: both checking and writing need it)
+        parts.append(
+            self._pipe_table(table, placed) if _is_simple_grid(table, placed) else self._html_table(table, placed)
+        )
         return "\n\n".join(part for part in parts if part)
 
     def _cell_text(self, cell: TableCell) -> str:
@@ -251,19 +266,19 @@ class _MarkdownRenderer:
         )
         return prefix + "<br>".join(lines)
 
-    def _pipe_table(self, table: Table) -> str:
-        grid = [["" for _ in range(table.cols)] for _ in range(table.rows)]
-        for cell, row, col in placed_cells(table):
+    def _pipe_table(self, table: Table, placed: list[tuple[TableCell, int, int]]) -> str:
+        grid = [[""] * table.cols for _ in range(table.rows)]
+        for cell, row, col in placed:
             grid[row][col] = self._cell_text(cell)
         rows = ["| " + " | ".join(row) + " |" for row in grid]
-        rows.insert(1, "|" + "|".join(" --- " for _ in range(table.cols)) + "|")
+        rows.insert(1, "|" + "|".join([" --- "] * table.cols) + "|")
         return "\n".join(rows)
 
-    def _html_table(self, table: Table) -> str:
+    def _html_table(self, table: Table, placed: list[tuple[TableCell, int, int]]) -> str:
         renderer = HtmlRenderer(self.notes, for_markdown=True)
-        renderer.table(table.model_copy(update={"caption": []}))
+        renderer.table(table.model_copy(update={"caption": []}), placed)
         # An HTML block ends at a blank line: the fragment has none (empty lines are dropped).
-        return "\n".join(line for line in "\n".join(renderer.out).split("\n") if line.strip())
+        return "\n".join(filter(str.strip, "\n".join(renderer.out).split("\n")))
 
     def picture(self, picture: Picture) -> str:
         alt = " ".join(_escape(picture.description or "").split())
@@ -281,7 +296,7 @@ class _MarkdownRenderer:
         if script:
             latex = to_latex(script)
             # The original script stays beside the LaTeX (words such as `over` would be lost otherwise).
-            comment = re.sub(r"-{2,}", lambda m: " ".join("-" * len(m.group())), script).lstrip(">-")
+            comment = _DASHES.sub(lambda m: " ".join("-" * len(m.group())), script).lstrip(">-")
             parts.append(f"${latex}$ <!-- {comment} -->")
         caption = self.blocks(equation.caption)
         if caption:
@@ -298,7 +313,7 @@ class _MarkdownRenderer:
         text = clean(unknown.text or "").strip()
         if text:
             return "\\\n".join(_escape_line_start(line.strip()) for line in _escape(text).split("\n") if line.strip())
-        name = re.sub(r"[^\w .:-]", "", clean(unknown.object)).replace("--", "-").strip(" -")
+        name = _NOT_IN_OBJECT_NAME.sub("", clean(unknown.object)).replace("--", "-").strip(" -")
         return f"<!-- object: {name or 'unknown'} -->"
 
     # -- furniture ------------------------------------------------------------------------------
@@ -323,7 +338,7 @@ class _MarkdownRenderer:
         return definitions
 
 
-def _is_simple_grid(table: Table) -> bool:
+def _is_simple_grid(table: Table, placed: list[tuple[TableCell, int, int]]) -> bool:
     """A grid GFM can show: no merged cells, every position at most once, one paragraph per cell at most.
 
     The grid must also be mostly filled (its size comes from the file, and the pipe table
@@ -332,13 +347,18 @@ def _is_simple_grid(table: Table) -> bool:
     if table.rows < 1 or table.cols < 1 or table.rows * table.cols > 4 * len(table.cells) + 16:
         return False
     seen: set[tuple[int, int]] = set()
-    for cell, row, col in placed_cells(table):
+    for cell, row, col in placed:
         if cell.row_span > 1 or cell.col_span > 1 or row >= table.rows or col >= table.cols:
             return False
         if (row, col) in seen:
             return False
         seen.add((row, col))
-        content = [b for b in cell.blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
+        blocks = cell.blocks
+        if len(blocks) == 1:  # the common case, without a list comprehension
+            if not isinstance(blocks[0], Paragraph):
+                return False
+            continue
+        content = [b for b in blocks if not (isinstance(b, Paragraph) and paragraph_is_empty(b))]
         if len(content) > 1 or (content and not isinstance(content[0], Paragraph)):
             return False
     return True
