@@ -138,3 +138,11 @@ def test_native_ir_of_the_deepest_document_the_reader_accepts() -> None:
     finally:
         threading.stack_size(previous)
     assert results == [True]
+
+
+def test_the_native_builder_passes_its_own_probe() -> None:
+    """The once-per-process probe agrees with Pydantic here, so the native builder is in use."""
+    from rhwp_core.document import _native_builder_agrees
+
+    _native_builder_agrees.cache_clear()
+    assert _native_builder_agrees()

@@ -94,6 +94,49 @@ def _native_ir_classes() -> _native.IrClasses:
     return _native.IrClasses({name: (model, tuple(model.model_fields)) for name, model in MODEL_CLASSES.items()})
 
 
+_PROBE_SECTION = (
+    '<hs:sec xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"'
+    ' xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph">'
+    "<hp:p><hp:run><hp:t>probe</hp:t></hp:run>"
+    '<hp:run><hp:tbl rowCnt="1" colCnt="1"><hp:tr><hp:tc><hp:subList>'
+    "<hp:p><hp:run><hp:t>cell</hp:t></hp:run></hp:p>"
+    '</hp:subList><hp:cellAddr colAddr="0" rowAddr="0"/></hp:tc></hp:tr></hp:tbl></hp:run></hp:p>'
+    "</hs:sec>"
+)
+
+
+@functools.cache
+def _native_builder_agrees() -> bool:
+    """Whether the native IR builder makes what Pydantic makes, checked once per process.
+
+    The builder sets the attributes pydantic-core sets after validating (``__dict__``,
+    ``__pydantic_fields_set__``, ...). The test suite compares both builds on every corpus
+    document; this guards installations with a Pydantic release that stores models otherwise:
+    a small document is built both ways, and any difference turns the native builder off.
+    """
+    import io
+    import zipfile
+
+    from .ir import HwpDocument
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as package:
+        package.writestr("mimetype", "application/hwp+zip")
+        package.writestr("Contents/section0.xml", _PROBE_SECTION)
+    try:
+        native = _native_parse(buffer.getvalue(), False)
+        built = native.to_ir(_native_ir_classes())
+        validated = HwpDocument.model_validate_json(native.to_json())
+        return (
+            built is not None
+            and type(built) is type(validated)
+            and built == validated
+            and built.model_dump_json() == validated.model_dump_json()
+        )
+    except Exception:
+        return False
+
+
 _IR_KEEP = max(1, int(os.environ.get("RHWP_IR_KEEP", "2")))
 _ir_holders: OrderedDict[int, weakref.ref[Document]] = OrderedDict()
 _ir_holders_lock = threading.Lock()
@@ -172,10 +215,11 @@ class Document:
             ir = self._ir
             if ir is None:
                 with _cyclic_gc_paused():
-                    ir = self._native.to_ir(_native_ir_classes())
+                    ir = self._native.to_ir(_native_ir_classes()) if _native_builder_agrees() else None
                     if ir is None:
-                        # Only when ir.py and model.rs disagree (the tests make sure they do not):
-                        # the JSON + validation path gives the same IR, slower.
+                        # Only when ir.py and model.rs disagree (the tests make sure they do not),
+                        # or this Pydantic stores models otherwise: the JSON + validation path
+                        # gives the same IR, slower.
                         from .ir import HwpDocument
 
                         ir = HwpDocument.model_validate_json(self._native.to_json())
