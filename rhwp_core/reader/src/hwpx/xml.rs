@@ -880,13 +880,18 @@ fn tag_end_stepwise(b: &[u8], at: usize, in_double: bool) -> Option<usize> {
 /// a namespace declaration)? Looks only at the rare `x`s.
 #[inline]
 fn mentions_xmlns(attrs: &[u8]) -> bool {
-    // Sixteen bytes at a time while no `x` is among them.
+    // Sixteen positions at a time while no `x` is followed by `m` (rare in
+    // attribute text; `x` alone is not: `textpos`, `textheight`...).
     let mut from = 0;
-    while let Some(lane) = attrs
-        .get(from..from + 16)
-        .and_then(|l| <&[u8; 16]>::try_from(l).ok())
-    {
-        if lane_mask(lane, [b'x']) != 0 {
+    while let (Some(here), Some(next)) = (
+        attrs
+            .get(from..from + 16)
+            .and_then(|l| <&[u8; 16]>::try_from(l).ok()),
+        attrs
+            .get(from + 1..from + 17)
+            .and_then(|l| <&[u8; 16]>::try_from(l).ok()),
+    ) {
+        if lane_mask(here, [b'x']) & lane_mask(next, [b'm']) != 0 {
             break;
         }
         from += 16;
