@@ -1,9 +1,10 @@
 //! The document model both readers produce (HWP 5.0 and HWPX alike).
 //!
-//! It is serialised once, as JSON, when Python asks for the IR: the JSON shape
-//! here *is* the IR shape (`rhwp_core/python/rhwp_core/ir.py` mirrors it field
-//! for field, and `schema/hwp_document.schema.json` is exported from there).
-//! Keep the two in step: a field added here must be added there.
+//! Its serde shape *is* the IR shape: `rhwp_core/python/rhwp_core/ir.py` mirrors
+//! it field for field (`schema/hwp_document.schema.json` is exported from there),
+//! and the Python layer builds the IR objects by walking this serde output
+//! (`rhwp_core/src/ir_objects.rs`), or validates its JSON. Keep the two in step:
+//! a field added here must be added there (the tests compare both builds).
 //!
 //! Units: lengths are HWPUNIT (1/7200 inch), as both formats store them.
 
