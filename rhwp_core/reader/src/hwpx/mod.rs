@@ -39,12 +39,22 @@ use section::{BinRef, DocState, SectionInput};
 use std::collections::HashMap;
 
 pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
+    let mut pkg = Package::open(bytes, &options.limits)?;
+    package::check_is_hwpx(&mut pkg)?;
+    // The parts of a password-protected package are ciphertext, so reading it fails somewhere;
+    // only then is the manifest consulted, to say why (a plain package never pays for it).
+    match read_package(&mut pkg, options) {
+        Ok(doc) => Ok(doc),
+        Err(e) => {
+            refuse_encrypted(&mut pkg)?;
+            Err(e)
+        }
+    }
+}
+
+fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
     let limits = &options.limits;
     let strict = options.strict;
-    let mut pkg = Package::open(bytes, limits)?;
-    package::check_is_hwpx(&mut pkg)?;
-    refuse_encrypted(&mut pkg)?;
-
     let mut doc = Document::new(Format::Hwpx);
     doc.compressed = true;
 
@@ -69,7 +79,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     };
     let names = pkg.names();
     let section_parts = match &hpf {
-        Some(d) => resolve_sections(d, &pkg, &names),
+        Some(d) => resolve_sections(d, pkg, &names),
         None => Vec::new(),
     };
     let section_parts = if section_parts.is_empty() {
@@ -88,13 +98,14 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         ));
     }
 
-    if let Some(d) = &hpf {
-        doc.metadata = d.metadata.clone();
+    let mut hpf = hpf;
+    if let Some(d) = hpf.as_mut() {
+        doc.metadata = std::mem::take(&mut d.metadata);
     }
-    doc.version = package_version(&mut pkg).unwrap_or_default();
-    let bins = bin_items(hpf.as_ref(), &pkg, &names, &mut doc.bin_data);
+    doc.version = package_version(pkg).unwrap_or_default();
+    let bins = bin_items(hpf.as_ref(), pkg, &names, &mut doc.bin_data);
 
-    let header = match pkg.read("Contents/header.xml")? {
+    let mut header = match pkg.read("Contents/header.xml")? {
         Some(bytes) => match xml::with_repair(&bytes, strict, |b| header::parse(b, limits)) {
             Ok(h) => h,
             Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
@@ -107,7 +118,8 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         },
         None => header::Header::default(),
     };
-    doc.styles = header.styles.clone();
+    // The sections look styles up by id (`style_names`); the list itself is the model's.
+    doc.styles = std::mem::take(&mut header.styles);
 
     let mut state = DocState::default();
     let mut read_any = false;
