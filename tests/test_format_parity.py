@@ -2,9 +2,10 @@
 
 The corpus holds one such pair, made by the rhwp authors in Hancom Office 2022
 (`rhwp-chart-clustered-column`, MIT): a page holding one chart. Text, section layout, page
-count and the sequence of blocks must agree. Known, defended difference: the HWPX package names
-the object a chart (its `switch` offers an OOXML chart first and the OLE object as fallback), while
-the HWP file only stores the OLE object, so `Unknown.object` is "chart" in one and "ole" in the other.
+count and the sequence of blocks must agree, down to the object's name: the HWPX package names
+it a chart (its `switch` offers an OOXML chart first, the OLE object as fallback); the HWP file
+stores only the OLE object, which the reader recognises as a chart by the `OOXMLChartContents`
+stream inside it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def _shape(blocks: list[dict[str, Any]]) -> list[Any]:
             out.append(("table", b["rows"], b["cols"], [_shape(c["blocks"]) for c in b["cells"]]))
         elif b["kind"] == "paragraph":
             out.append(("paragraph", b["text"], b["heading_level"]))
+        elif b["kind"] == "unknown":
+            out.append(("unknown", b["object"], b["provenance"]["page"]))
         else:
             out.append((b["kind"], b["provenance"]["page"]))
     return out

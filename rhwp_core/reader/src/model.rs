@@ -284,27 +284,25 @@ impl Run {
     }
 }
 
-fn drop_plain_runs_in(blocks: &mut [Block]) {
+/// Call `f` on every block of `blocks` and, depth first, on the blocks nested in them (table
+/// cells and captions, shapes' text and captions, picture and equation captions).
+pub fn for_each_block_mut(blocks: &mut [Block], f: &mut impl FnMut(&mut Block)) {
     for block in blocks {
+        f(block);
         match block {
-            Block::Paragraph(p) => {
-                if p.runs.iter().all(Run::is_plain) {
-                    p.runs = Vec::new();
-                }
-            }
             Block::Table(t) => {
-                drop_plain_runs_in(&mut t.caption);
+                for_each_block_mut(&mut t.caption, f);
                 for cell in &mut t.cells {
-                    drop_plain_runs_in(&mut cell.blocks);
+                    for_each_block_mut(&mut cell.blocks, f);
                 }
             }
-            Block::Picture(p) => drop_plain_runs_in(&mut p.caption),
-            Block::Equation(e) => drop_plain_runs_in(&mut e.caption),
+            Block::Picture(p) => for_each_block_mut(&mut p.caption, f),
+            Block::Equation(e) => for_each_block_mut(&mut e.caption, f),
             Block::Shape(s) => {
-                drop_plain_runs_in(&mut s.blocks);
-                drop_plain_runs_in(&mut s.caption);
+                for_each_block_mut(&mut s.blocks, f);
+                for_each_block_mut(&mut s.caption, f);
             }
-            Block::Unknown(_) => {}
+            Block::Paragraph(_) | Block::Unknown(_) => {}
         }
     }
 }
@@ -313,11 +311,22 @@ impl Document {
     /// Empty the runs of paragraphs that carry no formatting or link (see `Paragraph::runs`).
     /// Both readers build runs as they go; this is the one place the rule is applied.
     pub fn drop_plain_runs(&mut self) {
+        self.for_each_block_mut(&mut |block| {
+            if let Block::Paragraph(p) = block {
+                if p.runs.iter().all(Run::is_plain) {
+                    p.runs = Vec::new();
+                }
+            }
+        });
+    }
+
+    /// Every block of the body and the furniture, nested ones included (`for_each_block_mut`).
+    pub fn for_each_block_mut(&mut self, f: &mut impl FnMut(&mut Block)) {
         for section in &mut self.sections {
-            drop_plain_runs_in(&mut section.blocks);
+            for_each_block_mut(&mut section.blocks, f);
         }
         for furniture in &mut self.furniture {
-            drop_plain_runs_in(&mut furniture.blocks);
+            for_each_block_mut(&mut furniture.blocks, f);
         }
     }
 }

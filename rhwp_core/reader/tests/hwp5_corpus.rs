@@ -150,3 +150,36 @@ fn repository_fixtures() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// HWP stores a chart as an OLE object; the reader names it `chart` (as HWPX does) by the
+/// `OOXMLChartContents` stream of the embedded compound file, and leaves other OLE objects `ole`.
+#[test]
+fn ole_charts_are_named_chart() {
+    use rhwp_reader::model::{for_each_block_mut, Block};
+    fn objects(path: &Path) -> Vec<String> {
+        let bytes = std::fs::read(path).expect("readable");
+        let mut doc = rhwp_reader::read(&bytes, &rhwp_reader::Options::default()).expect("reads");
+        let mut names = Vec::new();
+        for section in &mut doc.sections {
+            for_each_block_mut(&mut section.blocks, &mut |b| {
+                if let Block::Unknown(u) = b {
+                    names.push(u.object.clone());
+                }
+            });
+        }
+        names
+    }
+    let pairs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/pairs");
+    assert_eq!(
+        objects(&pairs.join("rhwp-chart-clustered-column.hwp")),
+        ["chart"]
+    );
+    assert_eq!(
+        objects(&pairs.join("rhwp-chart-clustered-column.hwpx")),
+        ["chart"]
+    );
+    if let Some(corpus) = common::corpus_dir() {
+        // An embedded OLE object that is not a chart.
+        assert_eq!(objects(&corpus.join("hwp/hwplib-ole.hwp")), ["ole"]);
+    }
+}

@@ -183,6 +183,27 @@ impl<'a> Container<'a> {
     }
 }
 
+/// The first `n` bytes (or fewer) a raw-deflate stream inflates to; the rest is not inflated.
+/// Damaged input gives what was inflated before the damage.
+pub fn inflate_prefix(raw: &[u8], n: usize) -> Vec<u8> {
+    let mut decoder = flate2::Decompress::new(false);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let consumed = usize::try_from(decoder.total_in()).unwrap_or(usize::MAX);
+        let before = out.len();
+        let status = decoder.decompress_vec(
+            raw.get(consumed..).unwrap_or(&[]),
+            &mut out,
+            flate2::FlushDecompress::None,
+        );
+        match status {
+            Ok(flate2::Status::Ok) if out.len() > before => {}
+            _ => break,
+        }
+    }
+    out
+}
+
 /// Raw-deflate inflation, refusing to produce more than `max` bytes. The
 /// decoder writes straight into the output vector (no intermediate buffer);
 /// the vector starts at a typical HWP ratio and doubles, never beyond `max`.

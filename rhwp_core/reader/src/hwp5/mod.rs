@@ -112,6 +112,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         });
     }
 
+    name_charts(&mut doc, &mut container, &info, header.compressed);
     let mut bin_data = info.bin_data.clone();
     doc_info::attach_sizes(&mut bin_data, &container.stream_names("BinData"));
     doc.bin_data = bin_data;
@@ -122,6 +123,102 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         None
     };
     Ok(doc)
+}
+
+/// HWP stores a chart as an OLE object whose embedded compound file (in `BinData/BIN....OLE`,
+/// after a 4-byte length) holds the chart as an `OOXMLChartContents` stream; HWPX writes the same
+/// object as a chart element. Such OLE objects are named `chart` so that both formats say the
+/// same. Only the bin data of OLE objects is read, each once; any failure leaves the name `ole`.
+fn name_charts(
+    doc: &mut Document,
+    container: &mut Container,
+    info: &doc_info::DocInfo,
+    compressed: bool,
+) {
+    let mut ole_ids: Vec<u32> = Vec::new();
+    doc.for_each_block_mut(&mut |block| {
+        if let crate::model::Block::Unknown(u) = block {
+            if let (Some(id), "ole") = (u.bin_data_id, u.object.as_str()) {
+                if !ole_ids.contains(&id) {
+                    ole_ids.push(id);
+                }
+            }
+        }
+    });
+    let charts: Vec<u32> = ole_ids
+        .into_iter()
+        .filter(|&id| {
+            info.bin_data_name(id).is_some_and(|name| {
+                ole_holds_chart(container, &format!("BinData/{name}"), compressed)
+            })
+        })
+        .collect();
+    if charts.is_empty() {
+        return;
+    }
+    doc.for_each_block_mut(&mut |block| {
+        if let crate::model::Block::Unknown(u) = block {
+            if u.object == "ole" && u.bin_data_id.is_some_and(|id| charts.contains(&id)) {
+                u.object = "chart".into();
+            }
+        }
+    });
+}
+
+/// Whether the OLE bin-data stream at `path` embeds a chart (see `name_charts`). Hancom writes
+/// the embedded compound file's directory right after its header (1 kB in), so only the first 4 kB
+/// are inflated (a chart's stream also holds a preview picture of a few hundred kilobytes).
+fn ole_holds_chart(container: &mut Container, path: &str, compressed: bool) -> bool {
+    const SIGNATURE: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+    const PREFIX: usize = 4 << 10;
+    let Ok(raw) = container.read_raw(path) else {
+        return false;
+    };
+    // A stream's own flags may override the document's compression: stored streams show the
+    // compound-file signature right after the length.
+    if raw.get(4..12) == Some(SIGNATURE) {
+        return lists_chart_stream(&raw[4..]);
+    }
+    compressed
+        && container::inflate_prefix(&raw, PREFIX)
+            .get(4..)
+            .is_some_and(|cf| cf.starts_with(SIGNATURE) && lists_chart_stream(cf))
+}
+
+/// Whether the first directory sector of a compound file (given whole or as its first bytes)
+/// lists a stream named `OOXMLChartContents`: the chart part of a Hancom chart object.
+fn lists_chart_stream(cf: &[u8]) -> bool {
+    const NAME: &str = "OOXMLChartContents";
+    let u16_at = |at: usize| cf.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let u32_at = |at: usize| {
+        cf.get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    // Header: sector shift at 30 (9 or 12), first directory sector at 48.
+    let (Some(shift @ (9 | 12)), Some(first)) = (u16_at(30), u32_at(48)) else {
+        return false;
+    };
+    let size = 1usize << shift;
+    let Some(start) = (first as usize)
+        .checked_add(1)
+        .and_then(|n| n.checked_mul(size))
+    else {
+        return false;
+    };
+    let Some(sector) = cf.get(start..).and_then(|r| r.get(..size)) else {
+        return false;
+    };
+    // 128-byte entries: UTF-16LE name (64 bytes), its length in bytes with the NUL at 64,
+    // the entry type at 66 (2 = stream).
+    sector.chunks_exact(128).any(|entry| {
+        let len = usize::from(u16::from_le_bytes([entry[64], entry[65]]));
+        entry[66] == 2
+            && len == (NAME.len() + 1) * 2
+            && NAME
+                .encode_utf16()
+                .zip(entry.chunks_exact(2))
+                .all(|(c, b)| u16::from_le_bytes([b[0], b[1]]) == c)
+    })
 }
 
 fn read_doc_info(
@@ -168,4 +265,44 @@ pub fn read_section(
     let mut ctx = body::Ctx::new(data, &records, info, &options.limits, number);
     let section = ctx.read_section(pages)?;
     Ok((section, std::mem::take(&mut ctx.furniture)))
+}
+
+#[cfg(test)]
+mod chart_tests {
+    use super::lists_chart_stream;
+
+    /// A compound-file header (512-byte sectors, directory at sector `first`) and one directory
+    /// sector holding an entry named `name` of type `kind`.
+    fn compound(first: u32, name: &str, kind: u8) -> Vec<u8> {
+        let mut cf = vec![0u8; 512 * (first as usize + 2)];
+        cf[30..32].copy_from_slice(&9u16.to_le_bytes());
+        cf[48..52].copy_from_slice(&first.to_le_bytes());
+        let at = 512 * (first as usize + 1) + 128;
+        for (k, c) in name.encode_utf16().enumerate() {
+            cf[at + 2 * k..at + 2 * k + 2].copy_from_slice(&c.to_le_bytes());
+        }
+        let len = ((name.encode_utf16().count() + 1) * 2) as u16;
+        cf[at + 64..at + 66].copy_from_slice(&len.to_le_bytes());
+        cf[at + 66] = kind;
+        cf
+    }
+
+    #[test]
+    fn finds_the_chart_stream_and_nothing_else() {
+        assert!(lists_chart_stream(&compound(0, "OOXMLChartContents", 2)));
+        assert!(lists_chart_stream(&compound(3, "OOXMLChartContents", 2)));
+        assert!(!lists_chart_stream(&compound(0, "OOXMLChartContents", 1)));
+        assert!(!lists_chart_stream(&compound(0, "Contents", 2)));
+        assert!(!lists_chart_stream(&compound(0, "OOXMLChartContentsX", 2)));
+        // Truncated or absurd headers are no chart, never a panic.
+        let whole = compound(3, "OOXMLChartContents", 2);
+        for cut in [0, 31, 52, 1024, 2047] {
+            assert!(!lists_chart_stream(&whole[..cut]));
+        }
+        let mut absurd = whole.clone();
+        absurd[48..52].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(!lists_chart_stream(&absurd));
+        absurd[30] = 40;
+        assert!(!lists_chart_stream(&absurd));
+    }
 }
