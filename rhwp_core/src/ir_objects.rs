@@ -394,38 +394,25 @@ impl<'py> SeqBuilder<'_, 'py> {
     }
 }
 
-impl<'py> ser::SerializeSeq for SeqBuilder<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = BuildError;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), BuildError> {
-        self.push(value)
-    }
-    fn end(self) -> Out<'py> {
-        self.list()
-    }
+/// Sequences, tuples and tuple structs all become a Python list.
+macro_rules! list_serializer {
+    ($serialize:ident, $add:ident) => {
+        impl<'py> ser::$serialize for SeqBuilder<'_, 'py> {
+            type Ok = Bound<'py, PyAny>;
+            type Error = BuildError;
+            fn $add<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), BuildError> {
+                self.push(value)
+            }
+            fn end(self) -> Out<'py> {
+                self.list()
+            }
+        }
+    };
 }
 
-impl<'py> ser::SerializeTuple for SeqBuilder<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = BuildError;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), BuildError> {
-        self.push(value)
-    }
-    fn end(self) -> Out<'py> {
-        self.list()
-    }
-}
-
-impl<'py> ser::SerializeTupleStruct for SeqBuilder<'_, 'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = BuildError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), BuildError> {
-        self.push(value)
-    }
-    fn end(self) -> Out<'py> {
-        self.list()
-    }
-}
+list_serializer!(SerializeSeq, serialize_element);
+list_serializer!(SerializeTuple, serialize_element);
+list_serializer!(SerializeTupleStruct, serialize_field);
 
 pub struct StructBuilder<'a, 'py> {
     builder: Builder<'a, 'py>,

@@ -9,29 +9,15 @@
 //! `name<TAB>bytes<TAB>median_ms` line per document and a summary (median
 //! document, aggregate MB/s, the two largest documents).
 
+#[path = "common/mod.rs"]
+mod common;
+
 use rhwp_reader::{read, text::document_text, Options};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn bench(inputs: &[&String]) {
-    let mut files: Vec<PathBuf> = Vec::new();
-    for i in inputs {
-        let p = PathBuf::from(i);
-        match std::fs::read_dir(&p) {
-            Ok(entries) => {
-                let mut found: Vec<PathBuf> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| {
-                        p.extension()
-                            .is_some_and(|x| x.eq_ignore_ascii_case("hwpx"))
-                    })
-                    .collect();
-                found.sort();
-                files.extend(found);
-            }
-            Err(_) => files.push(p),
-        }
-    }
+    let files = common::hwpx_files(inputs.iter().map(|s| s.as_str()));
     let options = Options::default();
     let parse_text = |path: &PathBuf| -> usize {
         let Ok(bytes) = std::fs::read(path) else {

@@ -21,6 +21,9 @@
 //! Prints one line per file, the sum of each phase over all files, and each phase's share of
 //! `read+text` for the median document.
 
+#[path = "common/mod.rs"]
+mod common;
+
 use rhwp_reader::hwpx::{content, header, package::Package, section};
 use rhwp_reader::{read, text::document_text, Options};
 use std::collections::HashMap;
@@ -139,24 +142,7 @@ fn phases(path: &PathBuf) -> Option<[f64; PHASES.len()]> {
 }
 
 fn main() {
-    let mut files: Vec<PathBuf> = Vec::new();
-    for arg in std::env::args().skip(1) {
-        let p = PathBuf::from(&arg);
-        match std::fs::read_dir(&p) {
-            Ok(entries) => {
-                let mut found: Vec<PathBuf> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| {
-                        p.extension()
-                            .is_some_and(|x| x.eq_ignore_ascii_case("hwpx"))
-                    })
-                    .collect();
-                found.sort();
-                files.extend(found);
-            }
-            Err(_) => files.push(p),
-        }
-    }
+    let files = common::hwpx_files(std::env::args().skip(1));
     let mut total = [0.0; PHASES.len()];
     let mut rows: Vec<[f64; PHASES.len()]> = Vec::new();
     println!("file\t{}", PHASES.join("\t"));
