@@ -86,6 +86,7 @@ fn phases(path: &PathBuf) -> Option<[f64; PHASES.len()]> {
         .collect();
     let hdr = header::parse(&header_xml, limits).ok()?;
     let bins = HashMap::new();
+    let charts = HashMap::new();
 
     let mut out = [0.0; PHASES.len()];
     out[0] = time(|| std::fs::read(path).map(|b| b.len()));
@@ -121,6 +122,7 @@ fn phases(path: &PathBuf) -> Option<[f64; PHASES.len()]> {
         let mut n = 0;
         for (index, xml) in section_xml.iter().enumerate() {
             let input = section::SectionInput {
+                charts: &charts,
                 index: index as u32,
                 part: "Contents/section.xml",
                 header: &hdr,

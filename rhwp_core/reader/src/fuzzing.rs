@@ -44,7 +44,9 @@ pub fn hwp5_records(data: &[u8], options: &Options) {
 fn hwpx_section_with(data: &[u8], options: &Options, header: &hwpx::header::Header) {
     use hwpx::section;
     let bins = std::collections::HashMap::new();
+    let charts = std::collections::HashMap::new();
     let input = section::SectionInput {
+        charts: &charts,
         index: 0,
         part: "Contents/section0.xml",
         header,

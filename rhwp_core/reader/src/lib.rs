@@ -7,6 +7,7 @@
 //!
 //! No Python here: `cargo test` and the fuzz target drive it directly.
 
+pub mod chart;
 pub mod error;
 pub mod fuzzing;
 pub mod hwp5;

@@ -152,34 +152,50 @@ fn repository_fixtures() {
 }
 
 /// HWP stores a chart as an OLE object; the reader names it `chart` (as HWPX does) by the
-/// `OOXMLChartContents` stream of the embedded compound file, and leaves other OLE objects `ole`.
+/// `OOXMLChartContents` stream of the embedded compound file, gives it the chart's series as
+/// text (the same as the HWPX chart part's), and leaves other OLE objects `ole`.
 #[test]
-fn ole_charts_are_named_chart() {
+fn ole_charts_are_named_chart_and_read() {
     use rhwp_reader::model::{for_each_block_mut, Block};
-    fn objects(path: &Path) -> Vec<String> {
+    fn objects(path: &Path) -> Vec<(String, Option<String>)> {
         let bytes = std::fs::read(path).expect("readable");
         let mut doc = rhwp_reader::read(&bytes, &rhwp_reader::Options::default()).expect("reads");
-        let mut names = Vec::new();
+        let mut found = Vec::new();
         for section in &mut doc.sections {
             for_each_block_mut(&mut section.blocks, &mut |b| {
                 if let Block::Unknown(u) = b {
-                    names.push(u.object.clone());
+                    found.push((u.object.clone(), u.text.clone()));
                 }
             });
         }
-        names
+        found
     }
     let pairs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/pairs");
-    assert_eq!(
-        objects(&pairs.join("rhwp-chart-clustered-column.hwp")),
-        ["chart"]
-    );
-    assert_eq!(
-        objects(&pairs.join("rhwp-chart-clustered-column.hwpx")),
-        ["chart"]
+    let hwp = objects(&pairs.join("rhwp-chart-clustered-column.hwp"));
+    let hwpx = objects(&pairs.join("rhwp-chart-clustered-column.hwpx"));
+    assert_eq!(hwp, hwpx);
+    let [(object, Some(text))] = hwp.as_slice() else {
+        panic!("one chart with its text: {hwp:?}");
+    };
+    assert_eq!(object, "chart");
+    // The chart's series as cached in its OOXML part: names, categories, values.
+    assert!(
+        text.starts_with("계열 1: 항목 1 4.3, 항목 2 2.5, 항목 3 3.5, 항목 4 4.5\n계열 2:"),
+        "{text}"
     );
     if let Some(corpus) = common::corpus_dir() {
         // An embedded OLE object that is not a chart.
-        assert_eq!(objects(&corpus.join("hwp/hwplib-ole.hwp")), ["ole"]);
+        assert_eq!(
+            objects(&corpus.join("hwp/hwplib-ole.hwp")),
+            [("ole".to_string(), None)]
+        );
+        // A chart whose directory spans two sectors of the embedded compound file.
+        let nikl = objects(&corpus.join("hwp/rhwp-nikl-2022-workplan.hwp"));
+        assert!(
+            nikl.iter().any(|(o, t)| o == "chart"
+                && t.as_deref()
+                    .is_some_and(|t| t.starts_with("영역별 평균 점수\n듣기: "))),
+            "{nikl:?}"
+        );
     }
 }

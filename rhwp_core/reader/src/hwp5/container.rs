@@ -97,6 +97,11 @@ impl<'a> Container<'a> {
         })
     }
 
+    /// The limits this container was opened with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     pub fn exists(&self, path: &str) -> bool {
         self.cfb.is_stream(path)
     }

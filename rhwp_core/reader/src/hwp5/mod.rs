@@ -145,12 +145,13 @@ fn name_charts(
             }
         }
     });
-    let charts: Vec<u32> = ole_ids
+    // Each chart with its text (title, series), read from the chart stream once it is known.
+    let charts: Vec<(u32, Option<String>)> = ole_ids
         .into_iter()
-        .filter(|&id| {
-            info.bin_data_name(id).is_some_and(|name| {
-                ole_holds_chart(container, &format!("BinData/{name}"), compressed)
-            })
+        .filter_map(|id| {
+            let path = format!("BinData/{}", info.bin_data_name(id)?);
+            ole_holds_chart(container, &path, compressed)
+                .then(|| (id, chart_stream_text(container, &path, compressed)))
         })
         .collect();
     if charts.is_empty() {
@@ -158,67 +159,129 @@ fn name_charts(
     }
     doc.for_each_block_mut(&mut |block| {
         if let crate::model::Block::Unknown(u) = block {
-            if u.object == "ole" && u.bin_data_id.is_some_and(|id| charts.contains(&id)) {
+            let chart = charts
+                .iter()
+                .find(|(id, _)| u.object == "ole" && u.bin_data_id == Some(*id));
+            if let Some((_, text)) = chart {
                 u.object = "chart".into();
+                if u.text.is_none() {
+                    u.text.clone_from(text);
+                }
             }
         }
     });
 }
 
+/// The text of the chart in the OLE bin-data stream at `path`: its `OOXMLChartContents`
+/// stream is the same OOXML chart part HWPX stores (see `crate::chart`).
+fn chart_stream_text(container: &mut Container, path: &str, compressed: bool) -> Option<String> {
+    crate::chart::chart_text(&embedded_stream(container, path, compressed, CHART_STREAM)?)
+}
+
 /// Whether the OLE bin-data stream at `path` embeds a chart (see `name_charts`). Hancom writes
-/// the embedded compound file's directory right after its header (1 kB in), so only the first 4 kB
-/// are inflated (a chart's stream also holds a preview picture of a few hundred kilobytes).
+/// the embedded compound file's directory near its start, so the first 16 kB inflated usually
+/// answer; otherwise the whole stream is inflated and opened as a compound file.
 fn ole_holds_chart(container: &mut Container, path: &str, compressed: bool) -> bool {
-    const SIGNATURE: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
-    const PREFIX: usize = 4 << 10;
+    const PREFIX: usize = 16 << 10;
     let Ok(raw) = container.read_raw(path) else {
         return false;
     };
     // A stream's own flags may override the document's compression: stored streams show the
     // compound-file signature right after the length.
-    if raw.get(4..12) == Some(SIGNATURE) {
-        return lists_chart_stream(&raw[4..]);
+    let prefix;
+    let head = if raw.get(4..12) == Some(CFB_SIGNATURE) {
+        &raw[4..]
+    } else if compressed {
+        prefix = container::inflate_prefix(&raw, PREFIX);
+        prefix.get(4..).unwrap_or_default()
+    } else {
+        return false;
+    };
+    if !head.starts_with(CFB_SIGNATURE) {
+        return false;
     }
-    compressed
-        && container::inflate_prefix(&raw, PREFIX)
-            .get(4..)
-            .is_some_and(|cf| cf.starts_with(SIGNATURE) && lists_chart_stream(cf))
+    match lists_chart_stream(head) {
+        Some(found) => found,
+        None => embedded_stream(container, path, compressed, CHART_STREAM).is_some(),
+    }
 }
 
-/// Whether the first directory sector of a compound file (given whole or as its first bytes)
-/// lists a stream named `OOXMLChartContents`: the chart part of a Hancom chart object.
-fn lists_chart_stream(cf: &[u8]) -> bool {
-    const NAME: &str = "OOXMLChartContents";
+const CFB_SIGNATURE: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+/// The stream of a Hancom chart object that holds the chart (an OOXML chart part).
+const CHART_STREAM: &str = "OOXMLChartContents";
+
+/// Whether the directory of a compound file, given whole or as its first bytes, lists a stream
+/// named `OOXMLChartContents`; `None` when the directory runs past the bytes given.
+fn lists_chart_stream(cf: &[u8]) -> Option<bool> {
     let u16_at = |at: usize| cf.get(at..at + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
     let u32_at = |at: usize| {
         cf.get(at..at + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
-    // Header: sector shift at 30 (9 or 12), first directory sector at 48.
-    let (Some(shift @ (9 | 12)), Some(first)) = (u16_at(30), u32_at(48)) else {
-        return false;
+    // Header: sector shift at 30 (9 or 12), first directory sector at 48, the first 109
+    // sectors of the allocation table listed from 76.
+    let (Some(shift @ (9 | 12)), Some(mut next)) = (u16_at(30), u32_at(48)) else {
+        return Some(false);
     };
     let size = 1usize << shift;
-    let Some(start) = (first as usize)
-        .checked_add(1)
-        .and_then(|n| n.checked_mul(size))
-    else {
-        return false;
+    let sector_at = |n: u32| (n as usize).checked_add(1)?.checked_mul(size);
+    let per_fat_sector = (size / 4) as u32;
+    // A directory of more than 64 sectors is not a chart object's.
+    for _ in 0..64 {
+        if next >= 0xFFFF_FFFA {
+            return Some(false);
+        }
+        let start = sector_at(next)?;
+        let sector = cf.get(start..)?.get(..size)?;
+        // 128-byte entries: UTF-16LE name (64 bytes), its length in bytes with the NUL at 64,
+        // the entry type at 66 (2 = stream).
+        let found = sector.chunks_exact(128).any(|entry| {
+            let len = usize::from(u16::from_le_bytes([entry[64], entry[65]]));
+            entry[66] == 2
+                && len == (CHART_STREAM.len() + 1) * 2
+                && CHART_STREAM
+                    .encode_utf16()
+                    .zip(entry.chunks_exact(2))
+                    .all(|(c, b)| u16::from_le_bytes([b[0], b[1]]) == c)
+        });
+        if found {
+            return Some(true);
+        }
+        // The next directory sector, from the allocation table.
+        let fat_index = next / per_fat_sector;
+        if fat_index >= 109 {
+            return None;
+        }
+        let fat_sector = u32_at(76 + 4 * fat_index as usize)?;
+        let entry = sector_at(fat_sector)?.checked_add(4 * (next % per_fat_sector) as usize)?;
+        next = u32_at(entry)?;
+    }
+    Some(false)
+}
+
+/// The content of the stream `name` of the compound file embedded in the OLE bin-data stream
+/// at `path` (after its 4-byte length), the whole stream inflated within the document's limits.
+fn embedded_stream(
+    container: &mut Container,
+    path: &str,
+    compressed: bool,
+    name: &str,
+) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let raw = container.read_raw(path).ok()?;
+    let data = if raw.get(4..12) == Some(CFB_SIGNATURE) || !compressed {
+        raw
+    } else {
+        container.inflate_accounted(&raw, path).ok()?
     };
-    let Some(sector) = cf.get(start..).and_then(|r| r.get(..size)) else {
-        return false;
-    };
-    // 128-byte entries: UTF-16LE name (64 bytes), its length in bytes with the NUL at 64,
-    // the entry type at 66 (2 = stream).
-    sector.chunks_exact(128).any(|entry| {
-        let len = usize::from(u16::from_le_bytes([entry[64], entry[65]]));
-        entry[66] == 2
-            && len == (NAME.len() + 1) * 2
-            && NAME
-                .encode_utf16()
-                .zip(entry.chunks_exact(2))
-                .all(|(c, b)| u16::from_le_bytes([b[0], b[1]]) == c)
-    })
+    let mut ole = cfb::CompoundFile::open(std::io::Cursor::new(data.get(4..)?)).ok()?;
+    let mut out = Vec::new();
+    ole.open_stream(format!("/{name}"))
+        .ok()?
+        .take(container.limits().max_stream_bytes)
+        .read_to_end(&mut out)
+        .ok()?;
+    Some(out)
 }
 
 fn read_doc_info(
@@ -289,20 +352,32 @@ mod chart_tests {
 
     #[test]
     fn finds_the_chart_stream_and_nothing_else() {
-        assert!(lists_chart_stream(&compound(0, "OOXMLChartContents", 2)));
-        assert!(lists_chart_stream(&compound(3, "OOXMLChartContents", 2)));
-        assert!(!lists_chart_stream(&compound(0, "OOXMLChartContents", 1)));
-        assert!(!lists_chart_stream(&compound(0, "Contents", 2)));
-        assert!(!lists_chart_stream(&compound(0, "OOXMLChartContentsX", 2)));
+        assert_eq!(
+            lists_chart_stream(&compound(0, "OOXMLChartContents", 2)),
+            Some(true)
+        );
+        assert_eq!(
+            lists_chart_stream(&compound(3, "OOXMLChartContents", 2)),
+            Some(true)
+        );
+        assert_ne!(
+            lists_chart_stream(&compound(0, "OOXMLChartContents", 1)),
+            Some(true)
+        );
+        assert_ne!(lists_chart_stream(&compound(0, "Contents", 2)), Some(true));
+        assert_ne!(
+            lists_chart_stream(&compound(0, "OOXMLChartContentsX", 2)),
+            Some(true)
+        );
         // Truncated or absurd headers are no chart, never a panic.
         let whole = compound(3, "OOXMLChartContents", 2);
         for cut in [0, 31, 52, 1024, 2047] {
-            assert!(!lists_chart_stream(&whole[..cut]));
+            assert_ne!(lists_chart_stream(&whole[..cut]), Some(true));
         }
         let mut absurd = whole.clone();
         absurd[48..52].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(!lists_chart_stream(&absurd));
+        assert_ne!(lists_chart_stream(&absurd), Some(true));
         absurd[30] = 40;
-        assert!(!lists_chart_stream(&absurd));
+        assert_eq!(lists_chart_stream(&absurd), Some(false));
     }
 }

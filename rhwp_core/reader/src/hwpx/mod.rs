@@ -104,6 +104,7 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
     }
     doc.version = package_version(pkg).unwrap_or_default();
     let bins = bin_items(hpf.as_ref(), pkg, &names, &mut doc.bin_data);
+    let charts = chart_parts(pkg, &names)?;
 
     let mut header = match pkg.read("Contents/header.xml")? {
         Some(bytes) => match xml::with_repair(&bytes, strict, |b| header::parse(b, limits)) {
@@ -131,6 +132,7 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
                 let bytes =
                     bytes.ok_or_else(|| Error::corrupt(format!("{path} is listed but absent")))?;
                 let input = SectionInput {
+                    charts: &charts,
                     index,
                     part: path,
                     header: &header,
@@ -289,6 +291,27 @@ fn bin_items(
         );
     }
     map
+}
+
+/// The text of each chart part (`Chart/chartN.xml`, OOXML) by its package name. Only packages
+/// with charts hold such parts; an unreadable one gives no text (the chart block stays bare).
+fn chart_parts(pkg: &mut Package<'_>, names: &[String]) -> Result<HashMap<String, String>> {
+    let mut charts = HashMap::new();
+    for name in names
+        .iter()
+        .filter(|n| n.starts_with("Chart/") && n.ends_with(".xml"))
+    {
+        // Hostile sizes are refused like any other part's; damage is only a missing text.
+        let bytes = match pkg.read(name) {
+            Ok(Some(bytes)) => bytes,
+            Err(e) if e.code == ErrorCode::TooLarge => return Err(e),
+            _ => continue,
+        };
+        if let Some(text) = crate::chart::chart_text(&bytes) {
+            charts.insert(name.clone(), text);
+        }
+    }
+    Ok(charts)
 }
 
 /// `version.xml`'s `major.minor.micro.buildNumber`, as HWP writes its version.

@@ -51,6 +51,8 @@ pub struct SectionInput<'a> {
     pub part: &'a str,
     pub header: &'a Header,
     pub bins: &'a HashMap<String, BinRef>,
+    /// The text of each chart part of the package (`Chart/chart1.xml` → `crate::chart::chart_text`).
+    pub charts: &'a HashMap<String, String>,
     pub limits: &'a Limits,
 }
 
@@ -677,10 +679,15 @@ impl<'a> Parser<'a> {
                 } else if is_unknown_object(name) {
                     let bin = attr(e, "binaryItemIDRef")
                         .and_then(|id| self.input.bins.get(id.as_ref()).map(|b| b.id));
-                    // Buttons show a caption, combo boxes their selected value.
+                    // Buttons show a caption, combo boxes their selected value, charts their
+                    // series (read from the chart part beforehand).
                     let text = attr(e, "caption")
                         .or_else(|| attr(e, "selectedValue"))
                         .map(|s| s.into_owned())
+                        .or_else(|| {
+                            let part = attr(e, "chartIDRef")?;
+                            self.input.charts.get(part.trim_start_matches('/')).cloned()
+                        })
                         .filter(|s| !s.trim().is_empty());
                     self.open_object(
                         depth,
@@ -1228,7 +1235,9 @@ mod tests {
         let header = Header::default();
         let bins = HashMap::new();
         let limits = Limits::default();
+        let charts = HashMap::new();
         let input = SectionInput {
+            charts: &charts,
             index: 0,
             part: "section0.xml",
             header: &header,
@@ -1339,7 +1348,9 @@ mod tests {
         let header = Header::default();
         let bins = HashMap::new();
         let limits = Limits::default();
+        let charts = HashMap::new();
         let input = SectionInput {
+            charts: &charts,
             index: 0,
             part: "s",
             header: &header,
