@@ -73,26 +73,7 @@ fn paragraph(level: u16, text: &str) -> Vec<u8> {
 /// An uncompressed HWP 5.0 compound file with one section (version 3, 512-byte
 /// sectors, as Hancom writes them).
 fn hwp(section: &[u8]) -> Vec<u8> {
-    let mut cfb =
-        cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
-    let mut header = vec![0u8; 256];
-    header[..17].copy_from_slice(b"HWP Document File");
-    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
-    cfb.create_stream("FileHeader")
-        .unwrap()
-        .write_all(&header)
-        .unwrap();
-    cfb.create_stream("DocInfo")
-        .unwrap()
-        .write_all(&[])
-        .unwrap();
-    cfb.create_storage("BodyText").unwrap();
-    cfb.create_stream("BodyText/Section0")
-        .unwrap()
-        .write_all(section)
-        .unwrap();
-    cfb.flush().unwrap();
-    cfb.into_inner().into_inner()
+    common::hwp_file(0, &[], &[section])
 }
 
 /// A compressed HWP 5.0 file whose one section is the given deflate stream.
@@ -105,27 +86,7 @@ fn hwp_compressed(section: &[u8]) -> Vec<u8> {
 
 /// A compressed HWP 5.0 file from deflated DocInfo and section streams.
 fn hwp_compressed_with_info(info: &[u8], section: &[u8]) -> Vec<u8> {
-    let mut cfb =
-        cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
-    let mut header = vec![0u8; 256];
-    header[..17].copy_from_slice(b"HWP Document File");
-    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
-    header[36] = 1; // compressed
-    cfb.create_stream("FileHeader")
-        .unwrap()
-        .write_all(&header)
-        .unwrap();
-    cfb.create_stream("DocInfo")
-        .unwrap()
-        .write_all(info)
-        .unwrap();
-    cfb.create_storage("BodyText").unwrap();
-    cfb.create_stream("BodyText/Section0")
-        .unwrap()
-        .write_all(section)
-        .unwrap();
-    cfb.flush().unwrap();
-    cfb.into_inner().into_inner()
+    common::hwp_file(1, info, &[section])
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {

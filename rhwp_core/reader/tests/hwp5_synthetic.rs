@@ -4,7 +4,6 @@
 
 use rhwp_reader::model::Block;
 use rhwp_reader::{read, text, ErrorCode, Limits, Options};
-use std::io::{Cursor, Write};
 
 mod common;
 use common::{
@@ -61,28 +60,8 @@ fn cell(level: u16, row: u16, col: u16, inner: Vec<u8>) -> Vec<u8> {
 }
 
 fn hwp(sections: &[Vec<u8>], flags: u32) -> Vec<u8> {
-    let mut cfb = cfb::CompoundFile::create(Cursor::new(Vec::new())).unwrap();
-    let mut header = vec![0u8; 256];
-    header[..17].copy_from_slice(b"HWP Document File");
-    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
-    header[36..40].copy_from_slice(&flags.to_le_bytes());
-    cfb.create_stream("FileHeader")
-        .unwrap()
-        .write_all(&header)
-        .unwrap();
-    cfb.create_stream("DocInfo")
-        .unwrap()
-        .write_all(&[])
-        .unwrap();
-    cfb.create_storage("BodyText").unwrap();
-    for (i, s) in sections.iter().enumerate() {
-        cfb.create_stream(format!("BodyText/Section{i}"))
-            .unwrap()
-            .write_all(s)
-            .unwrap();
-    }
-    cfb.flush().unwrap();
-    cfb.into_inner().into_inner()
+    let sections: Vec<&[u8]> = sections.iter().map(Vec::as_slice).collect();
+    common::hwp_file(flags, &[], &sections)
 }
 
 #[test]

@@ -1833,20 +1833,7 @@ mod tests {
         ];
         for t in tags {
             for from in 0..t.len() {
-                let mut quote = 0u8;
-                let mut naive = None;
-                for (k, &c) in t.iter().enumerate().skip(from) {
-                    if quote != 0 {
-                        if c == quote {
-                            quote = 0;
-                        }
-                    } else if c == b'>' {
-                        naive = Some(k);
-                        break;
-                    } else if c == b'"' || c == b'\'' {
-                        quote = c;
-                    }
-                }
+                let naive = naive_tag_end(t, from);
                 assert_eq!(
                     tag_end(t, from),
                     naive,

@@ -83,3 +83,33 @@ pub fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
 pub fn utf16(s: &str) -> Vec<u8> {
     s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()
 }
+
+/// An HWP 5.0 compound file: `FileHeader` with the given property flags (bit 0: compressed),
+/// `DocInfo` and `BodyText/Section0..` holding the given bytes as they are (deflate them first
+/// for a compressed file).
+pub fn hwp_file(flags: u32, doc_info: &[u8], sections: &[&[u8]]) -> Vec<u8> {
+    use std::io::{Cursor, Write};
+    let mut cfb =
+        cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
+    let mut header = vec![0u8; 256];
+    header[..17].copy_from_slice(b"HWP Document File");
+    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
+    header[36..40].copy_from_slice(&flags.to_le_bytes());
+    cfb.create_stream("FileHeader")
+        .unwrap()
+        .write_all(&header)
+        .unwrap();
+    cfb.create_stream("DocInfo")
+        .unwrap()
+        .write_all(doc_info)
+        .unwrap();
+    cfb.create_storage("BodyText").unwrap();
+    for (i, section) in sections.iter().enumerate() {
+        cfb.create_stream(format!("BodyText/Section{i}"))
+            .unwrap()
+            .write_all(section)
+            .unwrap();
+    }
+    cfb.flush().unwrap();
+    cfb.into_inner().into_inner()
+}
