@@ -147,6 +147,8 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<PackageDocument> {
                         in_metadata = false;
                     }
                 }
+                // Nothing here is skipped with a listing.
+                Step::Children(_) => {}
             }
             Ok(Flow::Continue)
         },

@@ -2,10 +2,13 @@
 //! character properties (`charPr`), paragraph properties (`paraPr`, for the
 //! heading/numbering/bullet kind), styles, numberings and bullets.
 
-use super::xml::{attr, attr_u32, attrs, parse_u32, walk, Flow, Step};
+use super::xml::{
+    attr, attr_u32, attrs, parse_u32, start_tag, walk, with_repair_owned, Flow, Span, Step,
+};
 use crate::limits::Limits;
 use crate::model::Style;
-use crate::Result;
+use crate::{Error, ErrorCode, Result};
+use std::cell::OnceCell;
 
 /// The character formatting the model keeps.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -50,15 +53,269 @@ pub struct Numbering {
     pub levels: Vec<NumberingLevel>,
 }
 
+/// The tables the sections look things up in. Character and paragraph
+/// properties, numberings and bullets are read lazily: the walk over the part
+/// checks it whole (as quick-xml would) but only notes where each entry of
+/// those tables lies; an entry is read the first time a paragraph refers to
+/// it. A typical header holds a few dozen of each, of which a short document
+/// uses a handful, and reading them all cost more than inflating the part.
+/// Styles are read at once: the model lists them all.
 #[derive(Debug, Default)]
 pub struct Header {
-    pub char_styles: Vec<CharStyle>,
-    pub headings: Vec<Option<Heading>>,
+    /// The part's text (repaired if its UTF-8 was not valid); entries are ranges of it.
+    text: Vec<u8>,
+    max_depth: u32,
+    max_elements: u64,
+    char_props: Table<CharStyle>,
+    para_props: Table<Option<Heading>>,
+    numberings: Table<Option<Numbering>>,
+    bullets: Table<Option<String>>,
     pub styles: Vec<Style>,
-    /// Style name by style id.
-    pub style_names: Vec<Option<String>>,
-    pub numberings: Vec<Option<Numbering>>,
-    pub bullets: Vec<Option<String>>,
+    /// Index + 1 into `styles` by style id (0: no such style).
+    style_by_id: Vec<u32>,
+}
+
+/// Where the entries of one table lie in the part, and those read so far.
+#[derive(Debug, Default)]
+struct Table<T> {
+    /// The local name of the table's entries (`charPr`, `paraPr`, ...).
+    entry: &'static str,
+    spans: Vec<Span>,
+    /// Each entry once read, with its id.
+    read: Vec<OnceCell<(u32, T)>>,
+    /// Entry index + 1 by id (0: no entry has that id), made at the first id
+    /// that is not its entry's position.
+    by_id: OnceCell<Vec<u32>>,
+}
+
+impl<T> Table<T> {
+    fn new(entry: &'static str) -> Self {
+        Table {
+            entry,
+            spans: Vec::new(),
+            read: Vec::new(),
+            by_id: OnceCell::new(),
+        }
+    }
+
+    fn add(&mut self, spans: &[Span]) {
+        self.spans.extend_from_slice(spans);
+        self.read.resize_with(self.spans.len(), OnceCell::new);
+    }
+
+    /// The id of entry `k`, if it is an entry of this table.
+    fn id_of(&self, text: &[u8], k: usize) -> Option<u32> {
+        let &(a, b) = self.spans.get(k)?;
+        let (name, tag) = text.get(a..b).and_then(start_tag)?;
+        if name != self.entry {
+            return None;
+        }
+        attr_u32(&tag, "id")
+    }
+
+    /// The entry with this id, read by `read` from its text the first time.
+    /// Writers number entries 0, 1, 2... in order, so the entry at the id's
+    /// position is tried first; otherwise the last entry with the id wins
+    /// (as a later definition replaces an earlier one).
+    fn get(&self, text: &[u8], id: u32, read: impl FnOnce(&[u8]) -> T) -> Option<&T> {
+        let at = id as usize;
+        let k = match self.read.get(at).and_then(OnceCell::get) {
+            Some((read_id, value)) if *read_id == id => return Some(value),
+            Some(_) => None,
+            None if self.id_of(text, at) == Some(id) => Some(at),
+            None => None,
+        };
+        let k = match k {
+            Some(k) => k,
+            None => {
+                let by_id = self.by_id.get_or_init(|| {
+                    let mut by_id = Vec::new();
+                    for k in 0..self.spans.len() {
+                        if let Some(s) = self.id_of(text, k).and_then(|id| slot(&mut by_id, id)) {
+                            *s = k as u32 + 1;
+                        }
+                    }
+                    by_id
+                });
+                (*by_id.get(at)?).checked_sub(1)? as usize
+            }
+        };
+        let (a, b) = *self.spans.get(k)?;
+        let cell = self.read.get(k)?;
+        let (read_id, value) = cell.get_or_init(|| (id, read(text.get(a..b).unwrap_or_default())));
+        // An entry read under another id (ids out of order and duplicated): not this one.
+        (*read_id == id).then_some(value)
+    }
+}
+
+impl Header {
+    pub fn char_style(&self, id: Option<u32>) -> CharStyle {
+        id.and_then(|id| {
+            self.char_props
+                .get(&self.text, id, |e| self.read_char_style(e))
+                .copied()
+        })
+        .unwrap_or_default()
+    }
+
+    pub fn heading(&self, para_pr: Option<u32>) -> Option<Heading> {
+        let id = para_pr?;
+        *self
+            .para_props
+            .get(&self.text, id, |e| self.read_heading(e))?
+    }
+
+    pub fn numbering(&self, id: u32) -> Option<&Numbering> {
+        self.numberings
+            .get(&self.text, id, |e| self.read_numbering(e))?
+            .as_ref()
+    }
+
+    pub fn bullet(&self, id: u32) -> Option<&str> {
+        self.bullets
+            .get(&self.text, id, |e| {
+                let (_, tag) = start_tag(e)?;
+                attr(&tag, "char").map(|c| bounded(c.into_owned()))
+            })?
+            .as_deref()
+    }
+
+    pub fn style_name(&self, id: Option<u32>) -> Option<&str> {
+        let k = (*self.style_by_id.get(id? as usize)?).checked_sub(1)?;
+        self.styles.get(k as usize).map(|s| s.name.as_str())
+    }
+
+    /// Walk one entry of a table (its text alone: the part was checked whole);
+    /// the visitor may end it early with `stop_walk()`.
+    fn walk_entry<F>(&self, entry: &[u8], visit: F)
+    where
+        F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
+    {
+        // An entry the walk cannot finish keeps what was read before the problem.
+        let _ = walk(entry, PART, self.max_depth, self.max_elements, visit);
+    }
+
+    fn read_char_style(&self, entry: &[u8]) -> CharStyle {
+        let mut cs = CharStyle::default();
+        self.walk_entry(entry, |step, _| {
+            if let Step::Open {
+                name,
+                owpml: true,
+                start,
+            } = step
+            {
+                match name {
+                    "bold" => cs.bold = true,
+                    "italic" => cs.italic = true,
+                    "underline" => {
+                        cs.underline =
+                            !matches!(attr(start, "type").as_deref(), None | Some("NONE"))
+                    }
+                    "strikeout" => {
+                        cs.strike = !matches!(
+                            attr(start, "shape").as_deref(),
+                            None | Some("NONE") | Some("3D")
+                        )
+                    }
+                    "supscript" => cs.superscript = true,
+                    "subscript" => cs.subscript = true,
+                    _ => {}
+                }
+            }
+            Ok(Flow::Continue)
+        });
+        cs
+    }
+
+    fn read_heading(&self, entry: &[u8]) -> Option<Heading> {
+        let mut heading = None;
+        self.walk_entry(entry, |step, _| {
+            match step {
+                // Margins and line spacing.
+                Step::Open { name: "switch", .. } => return Ok(Flow::Skip),
+                Step::Open {
+                    name: "heading",
+                    owpml: true,
+                    start,
+                } => {
+                    let [kind, level, id_ref] = attrs(start, ["type", "level", "idRef"]);
+                    let kind = match kind.as_deref() {
+                        Some("OUTLINE") => HeadingKind::Outline,
+                        Some("NUMBER") => HeadingKind::Number,
+                        Some("BULLET") => HeadingKind::Bullet,
+                        // Nothing after it matters (a paraPr holds one heading).
+                        _ => return Err(stop_walk()),
+                    };
+                    let level = level.and_then(|v| parse_u32(&v)).unwrap_or(0).min(9) as u8;
+                    heading = Some(Heading {
+                        kind,
+                        id_ref: id_ref.and_then(|v| parse_u32(&v)).unwrap_or(0),
+                        level,
+                    });
+                    return Err(stop_walk());
+                }
+                _ => {}
+            }
+            Ok(Flow::Continue)
+        });
+        heading
+    }
+
+    fn read_numbering(&self, entry: &[u8]) -> Option<Numbering> {
+        let mut numbering = Numbering::default();
+        let mut para_head: Option<(usize, NumberingLevel)> = None;
+        self.walk_entry(entry, |step, _| {
+            match step {
+                Step::Open {
+                    name: "paraHead",
+                    owpml: true,
+                    start,
+                } => {
+                    let [level, first, num_format] = attrs(start, ["level", "start", "numFormat"]);
+                    let level =
+                        level.and_then(|v| parse_u32(&v)).unwrap_or(1).clamp(1, 10) as usize;
+                    para_head = Some((
+                        level,
+                        NumberingLevel {
+                            start: first.and_then(|v| parse_u32(&v)).unwrap_or(1),
+                            num_format: bounded(num_format.unwrap_or_default().into_owned()),
+                            text: String::new(),
+                        },
+                    ));
+                }
+                Step::Text(t) => {
+                    if let Some((_, ph)) = para_head.as_mut() {
+                        if ph.text.len() < MAX_HEADER_TEXT_CHARS {
+                            ph.text.push_str(t);
+                            ph.text = bounded(std::mem::take(&mut ph.text));
+                        }
+                    }
+                }
+                Step::Close => {
+                    if let Some((level, ph)) = para_head.take() {
+                        if numbering.levels.len() < level {
+                            numbering.levels.resize_with(level, NumberingLevel::default);
+                        }
+                        numbering.levels[level - 1] = ph;
+                    }
+                }
+                _ => {}
+            }
+            Ok(Flow::Continue)
+        });
+        Some(numbering)
+    }
+}
+
+const PART: &str = "Contents/header.xml";
+
+/// What a visitor returns to end an entry's walk once it has what it wants.
+fn stop_walk() -> Error {
+    Error {
+        code: ErrorCode::CorruptDocument,
+        message: String::new(),
+        suggestion: String::new(),
+    }
 }
 
 /// Header strings (style names, bullet characters, numbering templates) are
@@ -89,180 +346,99 @@ fn slot<T: Default>(v: &mut Vec<T>, id: u32) -> Option<&mut T> {
     v.get_mut(i)
 }
 
-impl Header {
-    pub fn char_style(&self, id: Option<u32>) -> CharStyle {
-        id.and_then(|i| self.char_styles.get(i as usize))
-            .copied()
-            .unwrap_or_default()
-    }
-
-    pub fn heading(&self, para_pr: Option<u32>) -> Option<Heading> {
-        para_pr.and_then(|i| self.headings.get(i as usize).copied().flatten())
-    }
-
-    pub fn style_name(&self, id: Option<u32>) -> Option<&str> {
-        id.and_then(|i| self.style_names.get(i as usize))
-            .and_then(|s| s.as_deref())
-    }
+/// Read the header part, taking its bytes (kept: entries are read from them later).
+pub fn read(bytes: Vec<u8>, strict: bool, limits: &Limits) -> Result<Header> {
+    let (mut header, text) = with_repair_owned(bytes, strict, |b| index(b, limits))?;
+    header.text = text;
+    Ok(header)
 }
 
+/// `read` over borrowed bytes (tools and fuzzing).
 pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
-    let mut h = Header::default();
-    // The table entry being read: which charPr / numbering / paraPr.
-    let mut char_pr: Option<u32> = None;
-    let mut para_pr: Option<u32> = None;
-    let mut numbering: Option<u32> = None;
-    let mut para_head: Option<NumberingLevel> = None;
-    let mut para_head_level: usize = 0;
+    let mut header = index(text, limits)?;
+    header.text = text.to_vec();
+    Ok(header)
+}
+
+/// The walk over the whole part: styles read, the other tables listed.
+fn index(text: &[u8], limits: &Limits) -> Result<Header> {
+    let mut h = Header {
+        max_depth: limits.max_xml_depth,
+        max_elements: limits.max_records,
+        char_props: Table::new("charPr"),
+        para_props: Table::new("paraPr"),
+        numberings: Table::new("numbering"),
+        bullets: Table::new("bullet"),
+        ..Header::default()
+    };
+    // The table whose entries the walk is listing.
+    let mut listing: Option<&'static str> = None;
     walk(
         text,
-        "Contents/header.xml",
+        PART,
         limits.max_xml_depth,
         limits.max_records,
         |step, _depth| {
             match step {
                 // Tables not read here are skipped unparsed (fonts, border fills, tab
-                // stops, memo shapes, change tracking, compatibility options);
-                // `switch` in paraPr holds margins and line spacing.
+                // stops, memo shapes, change tracking, compatibility options).
                 Step::Open {
                     name:
                         "fontfaces" | "borderFills" | "tabProperties" | "memoProperties"
                         | "trackChanges" | "trackChangeAuthors" | "compatibleDocument" | "docOption"
                         | "forbiddenWordList" | "switch",
                     ..
-                } => {
-                    return Ok(Flow::Skip);
-                }
+                } => return Ok(Flow::Skip),
                 Step::Open {
-                    name,
+                    name: table @ ("charProperties" | "paraProperties" | "numberings" | "bullets"),
+                    owpml: true,
+                    ..
+                } => {
+                    listing = Some(match table {
+                        "charProperties" => "charProperties",
+                        "paraProperties" => "paraProperties",
+                        "numberings" => "numberings",
+                        _ => "bullets",
+                    });
+                    return Ok(Flow::SkipListing);
+                }
+                Step::Children(spans) => match listing.take() {
+                    Some("charProperties") => h.char_props.add(spans),
+                    Some("paraProperties") => h.para_props.add(spans),
+                    Some("numberings") => h.numberings.add(spans),
+                    Some(_) => h.bullets.add(spans),
+                    None => {}
+                },
+                Step::Open {
+                    name: "style",
                     owpml: true,
                     start,
-                } => match name {
-                    "charPr" => char_pr = attr_u32(start, "id"),
-                    "bold" | "italic" | "underline" | "strikeout" | "supscript" | "subscript"
-                        if char_pr.is_some() =>
-                    {
-                        let Some(cs) = char_pr.and_then(|id| slot(&mut h.char_styles, id)) else {
-                            return Ok(Flow::Continue);
-                        };
-                        match name {
-                            "bold" => cs.bold = true,
-                            "italic" => cs.italic = true,
-                            "underline" => {
-                                cs.underline =
-                                    !matches!(attr(start, "type").as_deref(), None | Some("NONE"))
-                            }
-                            "strikeout" => {
-                                cs.strike = !matches!(
-                                    attr(start, "shape").as_deref(),
-                                    None | Some("NONE") | Some("3D")
-                                )
-                            }
-                            "supscript" => cs.superscript = true,
-                            _ => cs.subscript = true,
-                        }
+                } => {
+                    let [id, name, english_name, kind] =
+                        attrs(start, ["id", "name", "engName", "type"]);
+                    let Some(id) = id.and_then(|v| parse_u32(&v)) else {
+                        return Ok(Flow::Continue);
+                    };
+                    let name = bounded(name.unwrap_or_default().into_owned());
+                    let english_name = english_name
+                        .map(|s| bounded(s.into_owned()))
+                        .filter(|s| !s.is_empty());
+                    let kind = if kind.as_deref() == Some("CHAR") {
+                        "character"
+                    } else {
+                        "paragraph"
+                    };
+                    if let Some(s) = slot(&mut h.style_by_id, id) {
+                        *s = h.styles.len() as u32 + 1;
                     }
-                    "paraPr" => para_pr = attr_u32(start, "id"),
-                    "heading" if para_pr.is_some() => {
-                        let [kind, level, id_ref] = attrs(start, ["type", "level", "idRef"]);
-                        let kind = match kind.as_deref() {
-                            Some("OUTLINE") => Some(HeadingKind::Outline),
-                            Some("NUMBER") => Some(HeadingKind::Number),
-                            Some("BULLET") => Some(HeadingKind::Bullet),
-                            _ => None,
-                        };
-                        if let (Some(kind), Some(slot)) =
-                            (kind, para_pr.and_then(|id| slot(&mut h.headings, id)))
-                        {
-                            let level = level.and_then(|v| parse_u32(&v)).unwrap_or(0).min(9) as u8;
-                            *slot = Some(Heading {
-                                kind,
-                                id_ref: id_ref.and_then(|v| parse_u32(&v)).unwrap_or(0),
-                                level,
-                            });
-                        }
-                    }
-                    "style" => {
-                        let [id, name, english_name, kind] =
-                            attrs(start, ["id", "name", "engName", "type"]);
-                        let Some(id) = id.and_then(|v| parse_u32(&v)) else {
-                            return Ok(Flow::Continue);
-                        };
-                        let name = bounded(name.unwrap_or_default().into_owned());
-                        let english_name = english_name
-                            .map(|s| bounded(s.into_owned()))
-                            .filter(|s| !s.is_empty());
-                        let kind = if kind.as_deref() == Some("CHAR") {
-                            "character"
-                        } else {
-                            "paragraph"
-                        };
-                        if let Some(s) = slot(&mut h.style_names, id) {
-                            *s = Some(name.clone());
-                        }
-                        h.styles.push(Style {
-                            id,
-                            name,
-                            english_name,
-                            kind: kind.into(),
-                        });
-                    }
-                    "numbering" => {
-                        numbering = attr_u32(start, "id");
-                        if let Some(n) = numbering.and_then(|id| slot(&mut h.numberings, id)) {
-                            *n = Some(Numbering::default());
-                        }
-                    }
-                    "paraHead" if numbering.is_some() => {
-                        let [level, first, num_format] =
-                            attrs(start, ["level", "start", "numFormat"]);
-                        para_head_level =
-                            level.and_then(|v| parse_u32(&v)).unwrap_or(1).clamp(1, 10) as usize;
-                        para_head = Some(NumberingLevel {
-                            start: first.and_then(|v| parse_u32(&v)).unwrap_or(1),
-                            num_format: bounded(num_format.unwrap_or_default().into_owned()),
-                            text: String::new(),
-                        });
-                    }
-                    "bullet" => {
-                        // Bullets sit in their own list, after numberings.
-                        numbering = None;
-                        if let Some(id) = attr_u32(start, "id") {
-                            let ch = bounded(attr(start, "char").unwrap_or_default().into_owned());
-                            if let Some(b) = slot(&mut h.bullets, id) {
-                                *b = Some(ch);
-                            }
-                        }
-                    }
-                    "numberings" | "bullets" | "paraProperties" | "styles" => {
-                        numbering = None;
-                        char_pr = None;
-                        para_pr = None;
-                    }
-                    _ => {}
-                },
-                Step::Open { .. } => {}
-                Step::Text(t) => {
-                    if let Some(ph) = para_head.as_mut() {
-                        if ph.text.len() < MAX_HEADER_TEXT_CHARS {
-                            ph.text.push_str(t);
-                            ph.text = bounded(std::mem::take(&mut ph.text));
-                        }
-                    }
+                    h.styles.push(Style {
+                        id,
+                        name,
+                        english_name,
+                        kind: kind.into(),
+                    });
                 }
-                Step::Close => {
-                    if let (Some(ph), Some(id)) = (para_head.take(), numbering) {
-                        if let Some(Some(n)) = h.numberings.get_mut(id as usize) {
-                            if n.levels.len() < para_head_level {
-                                n.levels
-                                    .resize_with(para_head_level, NumberingLevel::default);
-                            }
-                            if let Some(l) = n.levels.get_mut(para_head_level - 1) {
-                                *l = ph;
-                            }
-                        }
-                    }
-                }
+                _ => {}
             }
             Ok(Flow::Continue)
         },
@@ -293,8 +469,32 @@ mod tests {
         let hd = h.heading(Some(1)).unwrap();
         assert_eq!((hd.kind, hd.level), (HeadingKind::Outline, 2));
         assert_eq!(h.style_name(Some(0)), Some("바탕글"));
-        assert_eq!(h.bullets[1].as_deref(), Some("•"));
-        let n = h.numberings[1].as_ref().unwrap();
+        assert_eq!(h.bullet(1), Some("•"));
+        assert_eq!(h.bullet(0), None);
+        let n = h.numbering(1).unwrap();
         assert_eq!(n.levels[1].text, "^2)");
+    }
+
+    /// Entries are found by their id wherever they sit; the one at the id's position first.
+    #[test]
+    fn finds_entries_by_id_out_of_order() {
+        let xml = r#"<hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head"><hh:refList>
+          <hh:charProperties><hh:charPr id="2"><hh:italic/></hh:charPr><hh:charPr id="1"><hh:bold/></hh:charPr><hh:charPr id="0"/><!-- x --><hh:other id="3"><hh:bold/></hh:other><hh:charPr id="5"><hh:bold/></hh:charPr><hh:charPr id="5"><hh:italic/></hh:charPr></hh:charProperties>
+          <hh:paraProperties><hh:paraPr id="1"><hh:heading type="NUMBER" idRef="7" level="1"/><hh:heading type="OUTLINE" level="3"/></hh:paraPr><hh:paraPr id="0"/></hh:paraProperties>
+          </hh:refList></hh:head>"#;
+        let h = parse(xml.as_bytes(), &Limits::default()).unwrap();
+        let cs = |id| h.char_style(Some(id));
+        assert!(cs(1).bold && !cs(1).italic, "at its own position");
+        assert!(cs(2).italic && !cs(2).bold);
+        assert!(!cs(0).bold && !cs(0).italic);
+        assert_eq!(cs(3), CharStyle::default(), "not a charPr");
+        assert!(cs(5).italic && !cs(5).bold, "the last of duplicates");
+        assert_eq!(cs(9), CharStyle::default());
+        // Asked again: the same answers, from what was read.
+        assert!(cs(2).italic && cs(1).bold);
+        let hd = h.heading(Some(1)).unwrap();
+        assert_eq!((hd.kind, hd.id_ref, hd.level), (HeadingKind::Number, 7, 1));
+        assert!(h.heading(Some(0)).is_none());
+        assert!(h.heading(None).is_none());
     }
 }

@@ -106,8 +106,8 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
     let bins = bin_items(hpf.as_ref(), pkg, &names, &mut doc.bin_data);
     let charts = chart_parts(pkg, &names)?;
 
-    let mut header = match pkg.read("Contents/header.xml")? {
-        Some(bytes) => match xml::with_repair(&bytes, strict, |b| header::parse(b, limits)) {
+    let header = match pkg.read("Contents/header.xml")? {
+        Some(bytes) => match header::read(bytes, strict, limits) {
             Ok(h) => h,
             Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
             Err(e) => {
@@ -119,8 +119,6 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
         },
         None => header::Header::default(),
     };
-    // The sections look styles up by id (`style_names`); the list itself is the model's.
-    doc.styles = std::mem::take(&mut header.styles);
 
     let mut state = DocState::default();
     let mut read_any = false;
@@ -172,6 +170,8 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
         )));
     }
     doc.pages = state.has_layout.then_some(state.page.max(1));
+    // The sections looked styles up by id; the list itself is the model's.
+    doc.styles = header.styles;
     Ok(doc)
 }
 

@@ -224,6 +224,7 @@ pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Res
                 p.text(t);
                 Ok(Flow::Continue)
             }
+            Step::Children(_) => Ok(Flow::Continue),
         },
     )?;
     // A well-formed part has closed everything; be safe anyway.
@@ -785,16 +786,11 @@ impl<'a> Parser<'a> {
             match h.kind {
                 HeadingKind::Outline => heading_level = Some((h.level + 1).min(6)),
                 HeadingKind::Bullet => {
-                    let ch = header
-                        .bullets
-                        .get(h.id_ref as usize)
-                        .cloned()
-                        .flatten()
-                        .unwrap_or_default();
+                    let ch = header.bullet(h.id_ref).unwrap_or_default();
                     list = Some(ListMarker {
                         kind: "bullet".into(),
                         level: h.level + 1,
-                        marker: bullet_marker(&ch),
+                        marker: bullet_marker(ch),
                     });
                 }
                 HeadingKind::Number => list = Some(self.number_marker(h.id_ref, h.level)),
@@ -846,10 +842,7 @@ impl<'a> Parser<'a> {
 
     fn number_marker(&mut self, numbering_id: u32, level: u8) -> ListMarker {
         let header = self.input.header;
-        let numbering = header
-            .numberings
-            .get(numbering_id as usize)
-            .and_then(|n| n.as_ref());
+        let numbering = header.numbering(numbering_id);
         let lvl = (level as usize).min(9);
         let counters = self
             .state

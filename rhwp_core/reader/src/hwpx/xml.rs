@@ -31,16 +31,33 @@ pub fn with_repair<T>(
     mut parse: impl FnMut(&[u8]) -> Result<T>,
 ) -> Result<T> {
     match parse(bytes) {
-        Err(e)
-            if !strict
-                && e.code == crate::ErrorCode::CorruptDocument
-                && std::str::from_utf8(bytes).is_err() =>
-        {
+        Err(e) if repairable(&e, strict, bytes) => {
             let repaired = String::from_utf8_lossy(bytes);
             parse(repaired.as_bytes())
         }
         other => other,
     }
+}
+
+/// `with_repair` for a part whose bytes the result keeps: it gets the text
+/// that was read (repaired or not) back with the result.
+pub fn with_repair_owned<T>(
+    bytes: Vec<u8>,
+    strict: bool,
+    mut parse: impl FnMut(&[u8]) -> Result<T>,
+) -> Result<(T, Vec<u8>)> {
+    match parse(&bytes) {
+        Ok(t) => Ok((t, bytes)),
+        Err(e) if repairable(&e, strict, &bytes) => {
+            let repaired = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
+            parse(&repaired).map(|t| (t, repaired))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn repairable(e: &Error, strict: bool, bytes: &[u8]) -> bool {
+    !strict && e.code == crate::ErrorCode::CorruptDocument && std::str::from_utf8(bytes).is_err()
 }
 
 /// Is an element in an OWPML namespace? Hancom's 2011/2016 URIs
@@ -412,6 +429,32 @@ fn spans_attrs<'a, const N: usize>(
     Some(out)
 }
 
+/// The start tag an element's bytes begin with (a span from `Step::Children`),
+/// as the walk would give it, with its local name; `None` when it is not a
+/// start tag or not UTF-8.
+pub fn start_tag(element: &[u8]) -> Option<(&str, Tag<'_, '_>)> {
+    if element.first() != Some(&b'<') {
+        return None;
+    }
+    let gt = tag_end(element, 1)?;
+    let text = simdutf8::basic::from_utf8(element.get(..gt)?).ok()?;
+    let b = text.as_bytes();
+    let content_end = if gt > 1 && b[gt - 1] == b'/' {
+        gt - 1
+    } else {
+        gt
+    };
+    let name_len = name_end(b.get(1..content_end)?);
+    let qname = text.get(1..1 + name_len)?;
+    let local = qname.rsplit(':').next().unwrap_or(qname);
+    let tag = Tag(TagRepr::Lazy(LazyTag {
+        text,
+        content: (1, content_end),
+        name_len,
+    }));
+    Some((local, tag))
+}
+
 pub fn attr_u32(e: &Tag<'_, '_>, key: &str) -> Option<u32> {
     attr(e, key).and_then(|v| parse_u32(&v))
 }
@@ -513,7 +556,14 @@ pub enum Step<'a, 'i> {
     Close,
     /// Character data (entities already resolved, one piece at a time).
     Text(&'a str),
+    /// After an `Open` answered with `Flow::SkipListing`, before its `Close`:
+    /// where each of the element's child elements lies in the walked text.
+    Children(&'a [Span]),
 }
+
+/// A child element's bytes in the walked text: from its `<` to just past the
+/// `>` that ends it (its end tag's, or its own for an empty element).
+pub type Span = (usize, usize);
 
 /// A prefix (up to 7 bytes) packed with its length into one word, as a
 /// cache key; longer prefixes are not cached.
@@ -537,6 +587,9 @@ pub enum Flow {
     /// Skip the element's content: it is scanned to its end tag without
     /// namespace or attribute processing (its `Close` still comes).
     Skip,
+    /// Skip the content as `Skip` does, and say where its child elements are
+    /// (`Step::Children`), for a reader that reads some of them later, alone.
+    SkipListing,
 }
 
 /// Walk an XML part as a stream of `Step`s, iteratively (never recursing on
@@ -556,22 +609,25 @@ pub fn walk<F>(
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
+    let original_len = text.len();
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let limits = WalkLimits {
+        part,
+        max_depth,
+        max_elements,
+        // Children spans are given in the caller's text, byte order mark included.
+        base: original_len - text.len(),
+    };
     let mut seen = Replay::default();
     // Invalid UTF-8 anywhere: quick-xml reports it at the event that holds it.
     if let Ok(s) = simdutf8::basic::from_utf8(text) {
-        let limits = WalkLimits {
-            part,
-            max_depth,
-            max_elements,
-        };
         match fast_walk(s, &limits, &mut visit, &mut seen) {
             Ok(()) => return Ok(()),
             Err(Stop::Fail(e)) => return Err(e),
             Err(Stop::Unsure) => {}
         }
     }
-    compat_walk(text, part, max_depth, max_elements, &seen, visit)
+    compat_walk(text, &limits, &seen, visit)
 }
 
 /// The steps the visitor has already been given (by the fast engine): how
@@ -579,7 +635,8 @@ where
 #[derive(Default)]
 struct Replay {
     steps: u64,
-    skipped: Vec<u64>,
+    /// The steps answered with something else than `Continue`, and the answer.
+    skipped: Vec<(u64, Flow)>,
 }
 
 impl Replay {
@@ -597,8 +654,8 @@ impl Replay {
         let n = self.steps;
         self.steps += 1;
         let flow = visit(step, depth).map_err(Stop::Fail)?;
-        if flow == Flow::Skip {
-            self.skipped.push(n);
+        if flow != Flow::Continue {
+            self.skipped.push((n, flow));
         }
         Ok(flow)
     }
@@ -617,6 +674,8 @@ struct WalkLimits<'p> {
     part: &'p str,
     max_depth: u32,
     max_elements: u64,
+    /// Where the walked text starts in the caller's (after a byte order mark).
+    base: usize,
 }
 
 /// Eight bytes at a time: which of the bytes of `word` are zero (the high bit
@@ -1184,20 +1243,7 @@ fn skip_content(
     let b = s.as_bytes();
     open.clear();
     loop {
-        // Character data: only references need a check.
-        let rest = b.get(pos..).ok_or(Stop::Unsure)?;
-        let lt = find_byte(rest, b'<').ok_or(Stop::Unsure)?;
-        if rest[..lt].contains(&b'&') {
-            let mut chunk = &rest[..lt];
-            while let Some(amp) = chunk.iter().position(|&c| c == b'&') {
-                let after = &chunk[amp + 1..];
-                match after.iter().position(|&c| c == b';' || c == b'&') {
-                    Some(e) if after[e] == b';' => chunk = &after[e + 1..],
-                    _ => return Err(Stop::Unsure),
-                }
-            }
-        }
-        pos += lt;
+        pos = skip_text(b, pos)?;
         match b.get(pos + 1) {
             Some(b'/') => {
                 let closing = match open.last() {
@@ -1233,6 +1279,67 @@ fn skip_content(
     }
 }
 
+/// Character data from `pos` in skipped content, to the next `<`: only its
+/// references need a check.
+#[inline]
+fn skip_text(b: &[u8], pos: usize) -> std::result::Result<usize, Stop> {
+    let rest = b.get(pos..).ok_or(Stop::Unsure)?;
+    let lt = find_byte(rest, b'<').ok_or(Stop::Unsure)?;
+    if rest[..lt].contains(&b'&') {
+        let mut chunk = &rest[..lt];
+        while let Some(amp) = chunk.iter().position(|&c| c == b'&') {
+            let after = &chunk[amp + 1..];
+            match after.iter().position(|&c| c == b';' || c == b'&') {
+                Some(e) if after[e] == b';' => chunk = &after[e + 1..],
+                _ => return Err(Stop::Unsure),
+            }
+        }
+    }
+    Ok(pos + lt)
+}
+
+/// `skip_content` for `Flow::SkipListing`: the same checks, and the span of
+/// each child element (relative to `s`) pushed to `out`.
+fn list_children(
+    s: &str,
+    mut pos: usize,
+    name: &str,
+    open: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Span>,
+) -> std::result::Result<usize, Stop> {
+    let b = s.as_bytes();
+    loop {
+        pos = skip_text(b, pos)?;
+        match b.get(pos + 1) {
+            Some(b'/') => return end_tag(b, pos, name),
+            Some(b'?') => pos = skip_pi(b, pos)?,
+            Some(b'!') => pos = skip_comment(b, pos)?,
+            None => return Err(Stop::Unsure),
+            Some(_) => {
+                let start = pos + 1;
+                let i = tag_end(b, start).ok_or(Stop::Unsure)?;
+                let empty = i > start && b[i - 1] == b'/';
+                let content_end = if empty { i - 1 } else { i };
+                let name_len = b[start..content_end]
+                    .iter()
+                    .position(|&c| is_ws(c))
+                    .unwrap_or(content_end - start);
+                if name_len == 0 {
+                    return Err(Stop::Unsure);
+                }
+                let end = if empty {
+                    i + 1
+                } else {
+                    let child = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
+                    skip_content(s, i + 1, child, open)?
+                };
+                out.push((pos, end));
+                pos = end;
+            }
+        }
+    }
+}
+
 /// The fast engine (see the module notes). Stops with `Unsure` at anything
 /// it does not read exactly as quick-xml would.
 fn fast_walk<'i, F>(
@@ -1252,6 +1359,7 @@ where
     // Qualified names of the open elements, for end-tag checks.
     let mut open: Vec<&'i str> = Vec::with_capacity(64);
     let mut skip_stack: Vec<(usize, usize)> = Vec::new();
+    let mut children: Vec<Span> = Vec::new();
     let mut spans: Vec<AttrSpan> = Vec::with_capacity(16);
     let mut ns = Bindings::new();
     loop {
@@ -1349,8 +1457,17 @@ where
                     },
                     depth,
                 )?;
-                if empty || flow == Flow::Skip {
-                    if !empty {
+                if empty || flow != Flow::Continue {
+                    if flow == Flow::SkipListing {
+                        children.clear();
+                        if !empty {
+                            pos = list_children(s, pos, qname, &mut skip_stack, &mut children)?;
+                        }
+                        for c in children.iter_mut() {
+                            *c = (c.0 + limits.base, c.1 + limits.base);
+                        }
+                        seen.visit(visit, Step::Children(&children), depth)?;
+                    } else if !empty {
                         pos = skip_content(s, pos, qname, &mut skip_stack)?;
                     }
                     seen.visit(visit, Step::Close, depth)?;
@@ -1368,6 +1485,42 @@ where
     Ok(())
 }
 
+/// The child elements of content quick-xml has already read through (so is
+/// well-formed by its rules), by the raw reader `read_to_end` uses; `offset`
+/// is where the content starts in the caller's text.
+fn list_quick_children(
+    content: &[u8],
+    offset: usize,
+    out: &mut Vec<Span>,
+) -> quick_xml::Result<()> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_reader(content);
+    let mut level = 0u32;
+    let mut start = 0;
+    loop {
+        let before = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+        let event = reader.read_event()?;
+        let after = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+        match event {
+            Event::Start(_) => {
+                if level == 0 {
+                    start = before;
+                }
+                level += 1;
+            }
+            Event::Empty(_) if level == 0 => out.push((offset + before, offset + after)),
+            Event::End(_) => {
+                level = level.saturating_sub(1);
+                if level == 0 {
+                    out.push((offset + start, offset + after));
+                }
+            }
+            Event::Eof => return Ok(()),
+            _ => {}
+        }
+    }
+}
+
 /// The compat engine: quick-xml's `NsReader`. The first `seen.steps` steps
 /// are not given to the visitor again (it has them from the fast engine);
 /// its skip decisions for them are replayed.
@@ -1377,28 +1530,30 @@ where
 /// element's bindings are in scope (OWPML declares them all on the root) the
 /// answer per prefix is remembered; any nested declaration turns the cache
 /// off until it goes out of scope again.
-fn compat_walk<F>(
-    text: &[u8],
-    part: &str,
-    max_depth: u32,
-    max_elements: u64,
-    seen: &Replay,
-    mut visit: F,
-) -> Result<()>
+fn compat_walk<F>(text: &[u8], limits: &WalkLimits<'_>, seen: &Replay, mut visit: F) -> Result<()>
 where
     F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
 {
     use quick_xml::events::Event;
+    let WalkLimits {
+        part,
+        max_depth,
+        max_elements,
+        base,
+    } = *limits;
     let mut step_no: u64 = 0;
     let mut visit = |step: Step<'_, '_>, depth: u32| -> Result<Flow> {
         let n = step_no;
         step_no += 1;
         if n < seen.steps {
-            let skipped = seen.skipped.binary_search(&n).is_ok();
-            return Ok(if skipped { Flow::Skip } else { Flow::Continue });
+            return Ok(match seen.skipped.binary_search_by_key(&n, |&(k, _)| k) {
+                Ok(i) => seen.skipped[i].1,
+                Err(_) => Flow::Continue,
+            });
         }
         visit(step, depth)
     };
+    let mut children: Vec<Span> = Vec::new();
     // Each event's bytes are checked as UTF-8 by quick-xml as they are read.
     let mut reader = quick_xml::NsReader::from_reader(text);
     let mut filter = NsFilter::new();
@@ -1457,12 +1612,23 @@ where
                     },
                     depth,
                 )?;
-                if !empty && flow == Flow::Skip {
-                    reader
+                children.clear();
+                if !empty && flow != Flow::Continue {
+                    let content = reader
                         .read_to_end(e.name())
                         .map_err(|err| xml_error(part, err))?;
+                    if flow == Flow::SkipListing {
+                        let from = usize::try_from(content.start).unwrap_or(usize::MAX);
+                        let to = usize::try_from(content.end).unwrap_or(usize::MAX);
+                        let inner = text.get(from..to).unwrap_or_default();
+                        list_quick_children(inner, from + base, &mut children)
+                            .map_err(|err| xml_error(part, err))?;
+                    }
                 }
-                if empty || flow == Flow::Skip {
+                if flow == Flow::SkipListing {
+                    visit(Step::Children(&children), depth)?;
+                }
+                if empty || flow != Flow::Continue {
                     visit(Step::Close, depth)?;
                     depth -= 1;
                 }
@@ -1622,17 +1788,33 @@ mod tests {
                     if name == "skip" {
                         return Ok(Flow::Skip);
                     }
+                    if name == "list" {
+                        return Ok(Flow::SkipListing);
+                    }
                 }
                 Step::Close => out.push(format!("{depth}>")),
                 Step::Text(t) => out.push(format!("{depth}:{t}")),
+                Step::Children(spans) => out.push(format!(
+                    "{depth}{:?}",
+                    spans
+                        .iter()
+                        .map(|&(a, b)| String::from_utf8_lossy(&text[a..b]).into_owned())
+                        .collect::<Vec<_>>()
+                )),
             }
             Ok(Flow::Continue)
         };
         let result = if fast {
             walk(text, "part", 8, 50, visit)
         } else {
-            let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
-            compat_walk(text, "part", 8, 50, &Replay::default(), visit)
+            let stripped = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            let limits = WalkLimits {
+                part: "part",
+                max_depth: 8,
+                max_elements: 50,
+                base: text.len() - stripped.len(),
+            };
+            compat_walk(stripped, &limits, &Replay::default(), visit)
         };
         out.push(format!("{result:?}"));
         out
@@ -1656,6 +1838,8 @@ mod tests {
         // Skipped content whose end tag also appears inside a value; an end tag with a space.
         "<r><skip><a x=\"</skip>\"/></skip><b/></r>",
         "<r><skip><skip>x</skip ></skip><skip>y</skip ><c/></r>",
+        // Listed children: empty and nested ones, text, comments and references between them.
+        "\u{feff}<r xmlns:h=\"http://www.hancom.co.kr/hwpml/2011/head\"><h:list n=\"2\"> <h:e id=\"0\" v='>'/>t&amp;<h:e id=\"1\"><h:f><h:e/></h:f>x</h:e><!-- c --><?p?><h:g/></h:list><list/><list></list><list><a>&b;</a></list></r>",
     ];
 
     #[test]
@@ -1705,6 +1889,7 @@ mod tests {
                 part: "part",
                 max_depth: 8,
                 max_elements: 50,
+                base: 0,
             };
             let mut seen = Replay::default();
             let text = sample.trim_start_matches('\u{feff}');
@@ -1714,7 +1899,7 @@ mod tests {
                 &mut |_: Step<'_, '_>, _| Ok(Flow::Continue),
                 &mut seen,
             );
-            let expected = matches!(k, 0..=3 | 10 | 12 | 13);
+            let expected = matches!(k, 0..=3 | 10 | 12 | 13 | 15);
             assert_eq!(r.is_ok(), expected, "sample {k}");
         }
     }
