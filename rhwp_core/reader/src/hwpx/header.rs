@@ -3,11 +3,12 @@
 //! heading/numbering/bullet kind), styles, numberings and bullets.
 
 use super::xml::{
-    attr, attr_u32, attrs, parse_u32, start_tag, walk, with_repair_owned, Flow, Span, Step,
+    attr, attr_u32, attrs, each_tag_within, parse_u32, start_tag, walk, with_repair_owned, Flow,
+    Span, Step,
 };
 use crate::limits::Limits;
 use crate::model::Style;
-use crate::{Error, ErrorCode, Result};
+use crate::Result;
 use std::cell::OnceCell;
 
 /// The character formatting the model keeps.
@@ -185,8 +186,7 @@ impl Header {
         self.styles.get(k as usize).map(|s| s.name.as_str())
     }
 
-    /// Walk one entry of a table (its text alone: the part was checked whole);
-    /// the visitor may end it early with `stop_walk()`.
+    /// Walk one entry of a table (its text alone: the part was checked whole).
     fn walk_entry<F>(&self, entry: &[u8], visit: F)
     where
         F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
@@ -197,66 +197,49 @@ impl Header {
 
     fn read_char_style(&self, entry: &[u8]) -> CharStyle {
         let mut cs = CharStyle::default();
-        self.walk_entry(entry, |step, _| {
-            if let Step::Open {
-                name,
-                owpml: true,
-                start,
-            } = step
-            {
-                match name {
-                    "bold" => cs.bold = true,
-                    "italic" => cs.italic = true,
-                    "underline" => {
-                        cs.underline =
-                            !matches!(attr(start, "type").as_deref(), None | Some("NONE"))
-                    }
-                    "strikeout" => {
-                        cs.strike = !matches!(
-                            attr(start, "shape").as_deref(),
-                            None | Some("NONE") | Some("3D")
-                        )
-                    }
-                    "supscript" => cs.superscript = true,
-                    "subscript" => cs.subscript = true,
-                    _ => {}
+        each_tag_within(entry, |name, tag| {
+            match name {
+                "bold" => cs.bold = true,
+                "italic" => cs.italic = true,
+                "underline" => {
+                    cs.underline = !matches!(attr(tag, "type").as_deref(), None | Some("NONE"))
                 }
+                "strikeout" => {
+                    cs.strike = !matches!(
+                        attr(tag, "shape").as_deref(),
+                        None | Some("NONE") | Some("3D")
+                    )
+                }
+                "supscript" => cs.superscript = true,
+                "subscript" => cs.subscript = true,
+                _ => {}
             }
-            Ok(Flow::Continue)
+            true
         });
         cs
     }
 
     fn read_heading(&self, entry: &[u8]) -> Option<Heading> {
         let mut heading = None;
-        self.walk_entry(entry, |step, _| {
-            match step {
-                // Margins and line spacing.
-                Step::Open { name: "switch", .. } => return Ok(Flow::Skip),
-                Step::Open {
-                    name: "heading",
-                    owpml: true,
-                    start,
-                } => {
-                    let [kind, level, id_ref] = attrs(start, ["type", "level", "idRef"]);
-                    let kind = match kind.as_deref() {
-                        Some("OUTLINE") => HeadingKind::Outline,
-                        Some("NUMBER") => HeadingKind::Number,
-                        Some("BULLET") => HeadingKind::Bullet,
-                        // Nothing after it matters (a paraPr holds one heading).
-                        _ => return Err(stop_walk()),
-                    };
-                    let level = level.and_then(|v| parse_u32(&v)).unwrap_or(0).min(9) as u8;
-                    heading = Some(Heading {
-                        kind,
-                        id_ref: id_ref.and_then(|v| parse_u32(&v)).unwrap_or(0),
-                        level,
-                    });
-                    return Err(stop_walk());
-                }
-                _ => {}
+        each_tag_within(entry, |name, tag| {
+            if name != "heading" {
+                return true;
             }
-            Ok(Flow::Continue)
+            let [kind, level, id_ref] = attrs(tag, ["type", "level", "idRef"]);
+            let kind = match kind.as_deref() {
+                Some("OUTLINE") => HeadingKind::Outline,
+                Some("NUMBER") => HeadingKind::Number,
+                Some("BULLET") => HeadingKind::Bullet,
+                _ => return false,
+            };
+            let level = level.and_then(|v| parse_u32(&v)).unwrap_or(0).min(9) as u8;
+            heading = Some(Heading {
+                kind,
+                id_ref: id_ref.and_then(|v| parse_u32(&v)).unwrap_or(0),
+                level,
+            });
+            // Nothing after it matters (a paraPr holds one heading).
+            false
         });
         heading
     }
@@ -308,15 +291,6 @@ impl Header {
 }
 
 const PART: &str = "Contents/header.xml";
-
-/// What a visitor returns to end an entry's walk once it has what it wants.
-fn stop_walk() -> Error {
-    Error {
-        code: ErrorCode::CorruptDocument,
-        message: String::new(),
-        suggestion: String::new(),
-    }
-}
 
 /// Header strings (style names, bullet characters, numbering templates) are
 /// copied into every paragraph that uses them; real ones are a few dozen

@@ -437,22 +437,70 @@ pub fn start_tag(element: &[u8]) -> Option<(&str, Tag<'_, '_>)> {
         return None;
     }
     let gt = tag_end(element, 1)?;
-    let text = simdutf8::basic::from_utf8(element.get(..gt)?).ok()?;
-    let b = text.as_bytes();
+    let text = simdutf8::basic::from_utf8(element.get(..=gt)?).ok()?;
+    start_tag_end(text).map(|(_, name, tag)| (name, tag))
+}
+
+/// `start_tag` over text, with where the tag's `>` is.
+fn start_tag_end(element: &str) -> Option<(usize, &str, Tag<'_, '_>)> {
+    let b = element.as_bytes();
+    if b.first() != Some(&b'<') {
+        return None;
+    }
+    let gt = tag_end(b, 1)?;
     let content_end = if gt > 1 && b[gt - 1] == b'/' {
         gt - 1
     } else {
         gt
     };
     let name_len = name_end(b.get(1..content_end)?);
-    let qname = text.get(1..1 + name_len)?;
-    let local = qname.rsplit(':').next().unwrap_or(qname);
+    let qname = element.get(1..1 + name_len)?;
+    let local = match qname.as_bytes().iter().rposition(|&c| c == b':') {
+        Some(colon) => qname.get(colon + 1..)?,
+        None => qname,
+    };
     let tag = Tag(TagRepr::Lazy(LazyTag {
-        text,
+        text: element,
         content: (1, content_end),
         name_len,
     }));
-    Some((local, tag))
+    Some((gt, local, tag))
+}
+
+/// Each start tag inside an element whose text the walk has already checked
+/// (a span from `Step::Children`), in document order, by local name, until
+/// `visit` says stop; namespaces are not resolved. For entries of a table
+/// that are read for a few attributes of their descendants, where a walk's
+/// set-up would cost more than the reading.
+pub fn each_tag_within(element: &[u8], mut visit: impl FnMut(&str, &Tag<'_, '_>) -> bool) {
+    // Checked once here: the tags are then slices of it.
+    let Ok(text) = simdutf8::basic::from_utf8(element) else {
+        return;
+    };
+    let Some((first, _, _)) = start_tag_end(text) else {
+        return;
+    };
+    let mut pos = first + 1;
+    while let Some(lt) = element.get(pos..).and_then(|rest| find_byte(rest, b'<')) {
+        let at = pos + lt;
+        let next = match element.get(at + 1) {
+            Some(b'/') => element[at..]
+                .iter()
+                .position(|&c| c == b'>')
+                .map(|g| at + g + 1),
+            Some(b'!') => skip_comment(element, at).ok(),
+            Some(b'?') => skip_pi(element, at).ok(),
+            Some(_) => match text.get(at..).and_then(start_tag_end) {
+                Some((gt, name, tag)) if visit(name, &tag) => Some(at + gt + 1),
+                _ => None,
+            },
+            None => None,
+        };
+        match next {
+            Some(next) => pos = next,
+            None => return,
+        }
+    }
 }
 
 pub fn attr_u32(e: &Tag<'_, '_>, key: &str) -> Option<u32> {
@@ -1879,6 +1927,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `each_tag_within` meets the start tags a walk of the element opens, in order.
+    #[test]
+    fn tags_within_an_element_are_the_walks() {
+        let element = "<h:e id=\"1\" v='>'><h:f a=\"x>y\"><!-- <h:no/> --><?p x?><h:e/>t&amp;</h:f>x<g b='2'/><h:h>\n</h:h></h:e>";
+        let mut walked = Vec::new();
+        walk(element.as_bytes(), "p", 64, 1000, |step, depth| {
+            if let Step::Open { name, start, .. } = step {
+                if depth > 1 {
+                    walked.push(format!("{name} {:?}", all_attrs(start)));
+                }
+            }
+            Ok(Flow::Continue)
+        })
+        .unwrap();
+        let mut within = Vec::new();
+        each_tag_within(element.as_bytes(), |name, tag| {
+            within.push(format!("{name} {:?}", all_attrs(tag)));
+            true
+        });
+        assert_eq!(within, walked);
+        assert_eq!(walked.len(), 4);
+        let mut first = Vec::new();
+        each_tag_within(element.as_bytes(), |name, _| {
+            first.push(name.to_string());
+            false
+        });
+        assert_eq!(first, ["f"]);
+        let (name, tag) = start_tag(element.as_bytes()).unwrap();
+        assert_eq!((name, attr_u32(&tag, "id")), ("e", Some(1)));
+        assert!(start_tag(b"text").is_none());
     }
 
     /// The samples the fast engine reads alone (no hand-over to quick-xml).
