@@ -1177,10 +1177,11 @@ fn end_tag(b: &[u8], pos: usize, name: &str) -> std::result::Result<usize, Stop>
 /// namespaces are not looked at. `open` holds the non-empty start tags met
 /// (where the name starts, its length): only end tags need names.
 ///
-/// Start tags end where `tag_end` says; their ends are found from the masks
-/// of 64-byte blocks (`SkipBlock`) carried from tag to tag, so a tag costs a
-/// few bit operations whatever its attributes. Text, end tags, comments and
-/// processing instructions are read where they start.
+/// Start tags end where `tag_end` says. Their ends are found from the masks
+/// of 64-byte blocks (`skip_block`), each block serving the tags in it: the
+/// first `>` after the name, when an even number of `"` and no `'` precede
+/// it in the tag (anything else is left to `tag_end`). Text, end tags,
+/// comments and processing instructions are read where they start.
 fn skip_content(
     s: &str,
     pos: usize,
@@ -1189,53 +1190,105 @@ fn skip_content(
 ) -> std::result::Result<usize, Stop> {
     let b = s.as_bytes();
     open.clear();
-    let mut block = SkipBlock::NONE;
+    // The current block: where it starts, and its masks. None yet: every
+    // position is outside it (`base + 64` wraps to 0).
+    let mut base = usize::MAX - 63;
+    let mut masks = SkipMasks::default();
     let mut at = pos;
     loop {
         // Character data (OWPML writers put none between tags).
         if b.get(at) != Some(&b'<') {
             at = text_end(b, at)?;
         }
-        match b.get(at + 1) {
-            Some(b'/') => {
-                let from = at + 2;
-                let len = match open.last() {
-                    Some(&(start, len)) => same_run(b, start, from, len).then_some(len),
-                    None => b
-                        .get(from..from + name.len())
-                        .is_some_and(|t| same_bytes(t, name.as_bytes()))
-                        .then_some(name.len()),
-                }
-                .ok_or(Stop::Unsure)?;
-                if b.get(from + len) != Some(&b'>') {
-                    return Err(Stop::Unsure);
-                }
-                at = from + len + 1;
-                if open.pop().is_none() {
-                    return Ok(at);
-                }
+        let next = *b.get(at + 1).ok_or(Stop::Unsure)?;
+        if next == b'/' {
+            let from = at + 2;
+            let len = match open.last() {
+                Some(&(start, len)) => same_run(b, start, from, len).then_some(len),
+                None => b
+                    .get(from..from + name.len())
+                    .is_some_and(|t| same_bytes(t, name.as_bytes()))
+                    .then_some(name.len()),
             }
-            Some(b'?') => at = skip_pi(b, at)?,
-            Some(b'!') => at = skip_comment(b, at)?,
-            // No name (`<>`, `< a>`), or the part ends.
-            None | Some(b'>' | b' ' | b'\t' | b'\r' | b'\n') => return Err(Stop::Unsure),
-            Some(_) => {
-                let start = at + 1;
-                let end = block.tag_end(b, start).ok_or(Stop::Unsure)?;
-                // `end > start`: the tag's first byte is not `>`, nor `/`.
-                if b.get(end - 1) != Some(&b'/') {
-                    open.push((start, name_len(b, start, end)));
-                }
-                at = end + 1;
+            .ok_or(Stop::Unsure)?;
+            if b.get(from + len) != Some(&b'>') {
+                return Err(Stop::Unsure);
             }
+            at = from + len + 1;
+            if open.pop().is_none() {
+                return Ok(at);
+            }
+            continue;
         }
+        if !STARTS_NAME[usize::from(next)] {
+            at = skip_markup(b, at)?;
+            continue;
+        }
+        let start = at + 1;
+        // Where the search goes on (the tag's start, then the next blocks').
+        let mut from_pos = start;
+        // The parity of the tag's `"` before `from_pos`.
+        let mut odd = 0u32;
+        let end = loop {
+            let mut rel = from_pos.wrapping_sub(base);
+            if rel >= 64 {
+                base = from_pos;
+                masks = skip_block(b, base).ok_or(Stop::Unsure)?;
+                rel = 0;
+            }
+            let from = !0u64 << rel;
+            let ends = masks.stops & from;
+            // The bytes up to the first `>` (all when there is none).
+            let upto = from & (ends ^ ends.wrapping_sub(1));
+            let quotes = (masks.quotes & upto).count_ones() & 1;
+            if masks.singles & upto != 0 || (ends != 0 && quotes != odd) {
+                // A `'`, or a `>` inside a value: the exact machine decides.
+                break tag_end(b, start).ok_or(Stop::Unsure)?;
+            }
+            if ends != 0 {
+                break base + ends.trailing_zeros() as usize;
+            }
+            odd ^= quotes;
+            from_pos = base + 64;
+        };
+        // `end > start`: the tag's first byte is not `>`, nor `/`.
+        if b.get(end - 1) != Some(&b'/') {
+            open.push((start, name_len(b, start, end)));
+        }
+        at = end + 1;
+    }
+}
+
+/// The bytes that may follow `<` in a start tag `skip_content` reads: not
+/// `/` (end tags), `?` and `!` (processing instructions, comments...), nor
+/// `>` and whitespace (no name).
+static STARTS_NAME: [bool; 256] = {
+    let mut t = [true; 256];
+    let others = *b"/?!> \t\r\n";
+    let mut i = 0;
+    while i < others.len() {
+        t[others[i] as usize] = false;
+        i += 1;
+    }
+    t
+};
+
+/// A processing instruction or comment at `at` in skipped content: where it
+/// ends. Anything else after `<` that is not a tag (`<>`, `< a`, the
+/// part's end) is left to quick-xml.
+#[inline(never)]
+fn skip_markup(b: &[u8], at: usize) -> std::result::Result<usize, Stop> {
+    match b.get(at + 1) {
+        Some(b'?') => skip_pi(b, at),
+        Some(b'!') => skip_comment(b, at),
+        _ => Err(Stop::Unsure),
     }
 }
 
 /// Where the character data at `at` ends (at the next `<`), each of its
 /// entity references being closed: an `&` must be followed by a `;` before
 /// the next `&` (or the end).
-#[inline]
+#[inline(never)]
 fn text_end(b: &[u8], at: usize) -> std::result::Result<usize, Stop> {
     let rest = b.get(at..).ok_or(Stop::Unsure)?;
     let k = first_of(rest, [b'<', b'&']).ok_or(Stop::Unsure)?;
@@ -1257,39 +1310,24 @@ fn text_end(b: &[u8], at: usize) -> std::result::Result<usize, Stop> {
     Ok(at + k + lt)
 }
 
-/// Whether the `n` bytes at `x` and at `y` are the same (both inside `b`),
-/// eight at a time.
+/// Whether the `n` bytes at `x` and at `y` are the same (both inside `b`).
+/// Names are short: up to 16 bytes are compared as two words.
 #[inline]
 fn same_run(b: &[u8], x: usize, y: usize, n: usize) -> bool {
-    let word = |at: usize| {
-        b.get(at..at + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            .map(u64::from_le_bytes)
+    let words = |at: usize| {
+        b.get(at..at + 16)
+            .and_then(|w| <[u8; 16]>::try_from(w).ok())
+            .map(u128::from_le_bytes)
     };
-    if b.len() < x.max(y) + n {
-        return false;
-    }
-    let mut k = 0;
-    while k < n {
-        let (Some(p), Some(q)) = (word(x + k), word(y + k)) else {
-            // Under eight bytes left in the part: byte by byte.
-            return match (b.get(x + k..x + n), b.get(y + k..y + n)) {
-                (Some(p), Some(q)) => same_bytes(p, q),
-                _ => false,
-            };
-        };
-        // Only the first `n - k` bytes of the words count.
-        let diff = p ^ q;
-        let rest = n - k;
-        if rest < 8 {
-            return diff << (8 * (8 - rest)) == 0;
+    if let (Some(p), Some(q)) = (words(x), words(y)) {
+        if (1..=16).contains(&n) {
+            return (p ^ q) << (8 * (16 - n)) == 0;
         }
-        if diff != 0 {
-            return false;
-        }
-        k += 8;
     }
-    true
+    match (b.get(x..x + n), b.get(y..y + n)) {
+        (Some(p), Some(q)) => same_bytes(p, q),
+        _ => false,
+    }
 }
 
 /// The length of the name of the start tag at `start` ending at `end` (its
@@ -1312,85 +1350,89 @@ fn name_len(b: &[u8], start: usize, end: usize) -> usize {
         .unwrap_or(len)
 }
 
-/// What `skip_content` knows of 64 bytes of the part: where their `>`, `'`
-/// are (bit i = byte `base + i`; bytes past the part's end are neither), and
-/// the running parity of their `"` (bit i set when an odd number of `"` lie
-/// in `base..=base + i`).
-struct SkipBlock {
-    base: usize,
+/// What `skip_content` knows of 64 bytes of the part: where their `"`, `>`
+/// and `'` are (bit i = byte i; bytes past the part's end are none of them).
+#[derive(Default)]
+struct SkipMasks {
+    quotes: u64,
     stops: u64,
     singles: u64,
-    parity: u64,
 }
 
-impl SkipBlock {
-    /// No block: every position is outside it (`base + 64` wraps to 0).
-    const NONE: SkipBlock = SkipBlock {
-        base: usize::MAX - 63,
-        stops: 0,
-        singles: 0,
-        parity: 0,
-    };
-
-    /// The block at `base`, None at the part's end.
-    #[inline]
-    fn at(b: &[u8], base: usize) -> Option<SkipBlock> {
-        let (quotes, stops, singles) = match b
-            .get(base..base + 64)
-            .and_then(|x| <&[u8; 64]>::try_from(x).ok())
-        {
-            Some(block) => block_masks(block),
-            None => {
-                // The last bytes (under 64), zero-padded: zero is none of the bytes looked for.
-                let rest = b.get(base..).filter(|r| !r.is_empty())?;
-                let mut padded = [0u8; 64];
-                padded.iter_mut().zip(rest).for_each(|(p, &c)| *p = c);
-                block_masks(&padded)
-            }
+/// The masks of the 64 bytes at `base`, None at the part's end.
+#[inline(always)]
+fn skip_block(b: &[u8], base: usize) -> Option<SkipMasks> {
+    let masks = |block: &[u8; 64]| {
+        let ([quotes, stops], any_single) = block_marks(block, [b'"', b'>'], b'\'');
+        // `'` (never in OWPML tags) is located only when there is one.
+        let singles = if any_single {
+            block_marks(block, [b'\''], 0).0[0]
+        } else {
+            0
         };
-        Some(SkipBlock {
-            base,
+        SkipMasks {
+            quotes,
             stops,
             singles,
-            parity: prefix_xor(quotes),
-        })
+        }
+    };
+    match b
+        .get(base..base + 64)
+        .and_then(|x| <&[u8; 64]>::try_from(x).ok())
+    {
+        Some(block) => Some(masks(block)),
+        None => {
+            // The last bytes (under 64), zero-padded: zero is none of the bytes looked for.
+            let rest = b.get(base..).filter(|r| !r.is_empty())?;
+            let mut padded = [0u8; 64];
+            padded.iter_mut().zip(rest).for_each(|(p, &c)| *p = c);
+            Some(masks(&padded))
+        }
     }
+}
 
-    /// `tag_end(b, start)`, from this block's masks (and the next blocks',
-    /// which become the current one) while the tag holds no `'`.
-    #[inline]
-    fn tag_end(&mut self, b: &[u8], start: usize) -> Option<usize> {
-        let mut rel = start.wrapping_sub(self.base);
-        if rel >= 64 {
-            *self = SkipBlock::at(b, start)?;
-            rel = 0;
-        }
-        // Whether a `"` value is open at byte `rel` (1 or 0).
-        let mut open_quote = 0u64;
-        loop {
-            let from = !0u64 << rel;
-            // Bit i (from `rel` on): byte i is inside (or opens) a `"` value
-            // of the tag: the parity of the tag's quotes up to it.
-            let before = (self.parity << 1 >> rel) & 1;
-            let inside = self.parity ^ 0u64.wrapping_sub(before ^ open_quote);
-            let ends = self.stops & from & !inside;
-            // A `'` before the end: the quote state machine decides.
-            let ahead = if ends == 0 {
-                !0
-            } else {
-                (ends & ends.wrapping_neg()) - 1
-            };
-            if self.singles & from & ahead != 0 {
-                return tag_end(b, start);
+/// For 64 bytes (bit i = byte i): which equal each of `marked`, and whether
+/// any equals `flagged` (one vector compare per byte looked for and 16 bytes;
+/// SSE2 is part of every x86-64).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn block_marks<const N: usize>(block: &[u8; 64], marked: [u8; N], flagged: u8) -> ([u64; N], bool) {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_setzero_si128,
+    };
+    let mut masks = [0u64; N];
+    // SAFETY: SSE2 is part of the x86-64 baseline, so the intrinsics are
+    // available on every x86-64 CPU; each load reads 16 of the 64 bytes of
+    // `block` (a lane from `chunks_exact(16)`) and has no alignment requirement.
+    unsafe {
+        let mut any = _mm_setzero_si128();
+        let wanted = _mm_set1_epi8(flagged as i8);
+        for (k, lane) in block.chunks_exact(16).enumerate() {
+            let v = _mm_loadu_si128(lane.as_ptr().cast::<__m128i>());
+            for (mask, &m) in masks.iter_mut().zip(&marked) {
+                let hits = _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(m as i8))) as u16;
+                *mask |= u64::from(hits) << (16 * k);
             }
-            if ends != 0 {
-                return Some(self.base + ends.trailing_zeros() as usize);
-            }
-            open_quote = inside >> 63;
-            *self = SkipBlock::at(b, self.base + 64)?;
-            rel = 0;
+            any = _mm_or_si128(any, _mm_cmpeq_epi8(v, wanted));
         }
+        (masks, _mm_movemask_epi8(any) != 0)
     }
+}
+
+/// The same masks, byte by byte, where SSE2 is not at hand.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn block_marks<const N: usize>(block: &[u8; 64], marked: [u8; N], flagged: u8) -> ([u64; N], bool) {
+    let mut masks = [0u64; N];
+    let mut any = false;
+    for (i, &c) in block.iter().enumerate() {
+        for (mask, &m) in masks.iter_mut().zip(&marked) {
+            *mask |= u64::from(c == m) << i;
+        }
+        any |= c == flagged;
+    }
+    (masks, any)
 }
 
 /// The fast engine (see the module notes). Stops with `Unsure` at anything
