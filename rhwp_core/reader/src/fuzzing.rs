@@ -76,5 +76,13 @@ pub fn hwpx_parts(data: &[u8], options: &Options) {
     let (head, section) =
         rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
     let header = hwpx::header::parse(head, &options.limits).unwrap_or_default();
+    // Every entry, not only those the section refers to (entries are read on demand).
+    for id in 0..64 {
+        let _ = header.char_style(Some(id));
+        let _ = header.heading(Some(id));
+        let _ = header.numbering(id);
+        let _ = header.bullet(id);
+        let _ = header.style_name(Some(id));
+    }
     hwpx_section_with(section, options, &header);
 }

@@ -2,7 +2,8 @@
 //!
 //! - `package`: the zip, bounded by `Options::limits`; is it HWPX at all;
 //! - `content`: `Contents/content.hpf` (manifest, spine = section order, metadata);
-//! - `header`: `Contents/header.xml` (char/para properties, styles, numbering, bullets);
+//! - `header`: `Contents/header.xml` (char/para properties, styles, numbering, bullets; all
+//!   but the styles read on demand, entry by entry);
 //! - `section`: each `Contents/sectionN.xml`, streamed into blocks;
 //! - `xml`: the iterative, depth-bounded XML walk they share.
 //!
