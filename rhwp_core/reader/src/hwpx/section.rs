@@ -12,7 +12,9 @@
 //! Page headers/footers and foot/endnotes go to the document's furniture.
 
 use super::header::{CharStyle, Header, HeadingKind};
-use super::xml::{attr, attr_flag, attr_i64, attr_u32, attrs, walk, Flow, Step, Tag};
+use super::xml::{
+    attr, attr_flag, attr_i64, attr_u32, attrs, attrs_u32, parse_u32, walk, Flow, Step, Tag,
+};
 use crate::limits::Limits;
 use crate::model::{
     Block, Equation, Furniture, ListMarker, NoteRef, PageDefinition, Paragraph, Picture,
@@ -447,11 +449,15 @@ impl<'a> Parser<'a> {
             }
             "secPr" => {}
             "pagePr" => {
+                let [width, height, landscape] = attrs(e, ["width", "height", "landscape"]);
+                let number = |v: Option<std::borrow::Cow<'_, str>>| {
+                    v.and_then(|v| parse_u32(&v)).unwrap_or(0)
+                };
                 let page = PageDefinition {
-                    width: attr_u32(e, "width").unwrap_or(0),
-                    height: attr_u32(e, "height").unwrap_or(0),
                     // OWPML writes portrait as WIDELY and landscape as NARROWLY.
-                    landscape: attr(e, "landscape").as_deref() == Some("NARROWLY"),
+                    landscape: landscape.as_deref() == Some("NARROWLY"),
+                    width: number(width),
+                    height: number(height),
                     ..PageDefinition::default()
                 };
                 if self.section.page.is_none() {
@@ -462,10 +468,12 @@ impl<'a> Parser<'a> {
             "margin" => {
                 if matches!(self.top(), Some(Frame::PagePr)) {
                     if let Some(pd) = self.section.page.as_mut() {
-                        pd.margin_left = attr_u32(e, "left").unwrap_or(0);
-                        pd.margin_right = attr_u32(e, "right").unwrap_or(0);
-                        pd.margin_top = attr_u32(e, "top").unwrap_or(0);
-                        pd.margin_bottom = attr_u32(e, "bottom").unwrap_or(0);
+                        let [left, right, top, bottom] =
+                            attrs_u32(e, ["left", "right", "top", "bottom"]);
+                        pd.margin_left = left.unwrap_or(0);
+                        pd.margin_right = right.unwrap_or(0);
+                        pd.margin_top = top.unwrap_or(0);
+                        pd.margin_bottom = bottom.unwrap_or(0);
                     }
                 }
             }
@@ -553,11 +561,12 @@ impl<'a> Parser<'a> {
             "tbl" => {
                 self.enter_object()?;
                 let provenance = self.provenance_here();
+                let [rows, cols] = attrs_u32(e, ["rowCnt", "colCnt"]);
                 self.push(
                     depth,
                     Frame::Table(Box::new(TableBuilder {
-                        rows: attr_u32(e, "rowCnt").unwrap_or(0),
-                        cols: attr_u32(e, "colCnt").unwrap_or(0),
+                        rows: rows.unwrap_or(0),
+                        cols: cols.unwrap_or(0),
                         rows_seen: 0,
                         next_col: 0,
                         cells: Vec::new(),
@@ -590,14 +599,16 @@ impl<'a> Parser<'a> {
             }
             "cellAddr" => {
                 if let Some(Frame::Cell(c)) = self.top() {
-                    c.row = attr_u32(e, "rowAddr").unwrap_or(0);
-                    c.col = attr_u32(e, "colAddr").unwrap_or(0);
+                    let [row, col] = attrs_u32(e, ["rowAddr", "colAddr"]);
+                    c.row = row.unwrap_or(0);
+                    c.col = col.unwrap_or(0);
                 }
             }
             "cellSpan" => {
                 if let Some(Frame::Cell(c)) = self.top() {
-                    c.row_span = attr_u32(e, "rowSpan").unwrap_or(1).max(1);
-                    c.col_span = attr_u32(e, "colSpan").unwrap_or(1).max(1);
+                    let [row_span, col_span] = attrs_u32(e, ["rowSpan", "colSpan"]);
+                    c.row_span = row_span.unwrap_or(1).max(1);
+                    c.col_span = col_span.unwrap_or(1).max(1);
                 }
             }
             "caption" => {
@@ -649,10 +660,7 @@ impl<'a> Parser<'a> {
                 }
             }
             "sz" | "curSz" => {
-                let (w, h) = (
-                    attr_u32(e, "width").unwrap_or(0),
-                    attr_u32(e, "height").unwrap_or(0),
-                );
+                let [w, h] = attrs_u32(e, ["width", "height"]).map(|v| v.unwrap_or(0));
                 match self.top() {
                     Some(Frame::Object(o)) if name == "sz" || !o.sized => {
                         o.width = w;

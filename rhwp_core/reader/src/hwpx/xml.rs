@@ -507,6 +507,11 @@ pub fn attr_u32(e: &Tag<'_, '_>, key: &str) -> Option<u32> {
     attr(e, key).and_then(|v| parse_u32(&v))
 }
 
+/// Several numeric attributes in one pass over the element's attributes.
+pub fn attrs_u32<const N: usize>(e: &Tag<'_, '_>, keys: [&str; N]) -> [Option<u32>; N] {
+    attrs(e, keys).map(|v| v.and_then(|v| parse_u32(&v)))
+}
+
 pub fn attr_i64(e: &Tag<'_, '_>, key: &str) -> Option<i64> {
     attr(e, key).and_then(|v| v.trim().parse::<i64>().ok())
 }
