@@ -434,6 +434,41 @@ fn header_strings_are_not_multiplied() {
     }
 }
 
+/// Header tables are listed before their entries are read: a table of 100,000 entries (and a
+/// second copy of it) is listed up to the 65,536 that ids can reach, read only where a paragraph
+/// refers to it, and costs neither time nor memory in proportion to the entries listed.
+#[test]
+fn huge_header_tables_are_listed_within_bounds() {
+    let mut entries = String::new();
+    for id in 0..100_000 {
+        entries.push_str(&format!(r#"<hh:charPr id="{id}"><hh:bold/></hh:charPr>"#));
+    }
+    let header = format!(
+        r#"<hh:head><hh:refList><hh:charProperties>{entries}</hh:charProperties><hh:charProperties>{entries}</hh:charProperties></hh:refList></hh:head>"#
+    );
+    let mut section = String::from("<hs:sec>");
+    for id in [0, 65_535, 65_536, 99_999] {
+        section.push_str(&format!(
+            r#"<hp:p><hp:run charPrIDRef="{id}"><hp:t>x</hp:t></hp:run><hp:run charPrIDRef="0"><hp:t>y</hp:t></hp:run></hp:p>"#
+        ));
+    }
+    section.push_str("</hs:sec>");
+    let bytes = package(&[
+        ("mimetype", "application/hwp+zip"),
+        ("Contents/header.xml", &header),
+        ("Contents/section0.xml", &section),
+    ]);
+    let started = Instant::now();
+    let doc = read(&bytes, &Options::default()).unwrap();
+    let took = started.elapsed();
+    assert!(took < time_bound(), "took {took:?}");
+    let json = serde_json::to_string(&doc.sections[0].blocks).unwrap();
+    // Ids up to 65,535 read as bold (the paragraph is one bold run); beyond, no entry is
+    // reachable (a plain run, then the bold one of id 0).
+    assert_eq!(json.matches(r#""bold":true"#).count(), 4, "{json}");
+    assert_eq!(json.matches(r#""bold":false"#).count(), 2, "{json}");
+}
+
 /// A password-protected package: its parts are ciphertext and its manifest says so. Reading fails
 /// (here: the section is not XML), and the error names the password, not damage.
 #[test]

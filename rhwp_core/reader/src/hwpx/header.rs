@@ -4,7 +4,7 @@
 
 use super::xml::{
     attr, attr_u32, attrs, each_tag_within, parse_u32, start_tag, walk, with_repair_owned, Flow,
-    Span, Step,
+    Span, Step, MAX_LISTED,
 };
 use crate::limits::Limits;
 use crate::model::Style;
@@ -100,7 +100,9 @@ impl<T> Table<T> {
     }
 
     fn add(&mut self, spans: &[Span]) {
-        self.spans.extend_from_slice(spans);
+        let room = MAX_LISTED.saturating_sub(self.spans.len());
+        self.spans
+            .extend_from_slice(&spans[..spans.len().min(room)]);
         self.read.resize_with(self.spans.len(), OnceCell::new);
     }
 

@@ -618,6 +618,11 @@ pub enum Step<'a, 'i> {
 /// `>` that ends it (its end tag's, or its own for an empty element).
 pub type Span = (usize, usize);
 
+/// How many children a listing gives at most: the rest are checked as skipped
+/// content is, not listed (a part of a million empty elements must not cost
+/// four times its size in spans; readers refer to at most 65,536 entries).
+pub const MAX_LISTED: usize = 1 << 16;
+
 /// A prefix (up to 7 bytes) packed with its length into one word, as a
 /// cache key; longer prefixes are not cached.
 #[inline]
@@ -1584,7 +1589,9 @@ fn list_children(
                     let child = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
                     skip_content(s, i + 1, child, open)?
                 };
-                out.push((pos, end));
+                if out.len() < MAX_LISTED {
+                    out.push((pos, end));
+                }
                 pos = end;
             }
         }
@@ -1759,10 +1766,12 @@ fn list_quick_children(
                 }
                 level += 1;
             }
-            Event::Empty(_) if level == 0 => out.push((offset + before, offset + after)),
+            Event::Empty(_) if level == 0 && out.len() < MAX_LISTED => {
+                out.push((offset + before, offset + after))
+            }
             Event::End(_) => {
                 level = level.saturating_sub(1);
-                if level == 0 {
+                if level == 0 && out.len() < MAX_LISTED {
                     out.push((offset + start, offset + after));
                 }
             }
