@@ -124,30 +124,39 @@ impl<T> Table<T> {
         let at = id as usize;
         let k = match self.read.get(at).and_then(OnceCell::get) {
             Some((read_id, value)) if *read_id == id => return Some(value),
-            Some(_) => None,
-            None if self.id_of(text, at) == Some(id) => Some(at),
-            None => None,
-        };
-        let k = match k {
-            Some(k) => k,
-            None => {
-                let by_id = self.by_id.get_or_init(|| {
-                    let mut by_id = Vec::new();
-                    for k in 0..self.spans.len() {
-                        if let Some(s) = self.id_of(text, k).and_then(|id| slot(&mut by_id, id)) {
-                            *s = k as u32 + 1;
-                        }
-                    }
-                    by_id
-                });
-                (*by_id.get(at)?).checked_sub(1)? as usize
-            }
+            _ => match self.by_id.get() {
+                Some(by_id) => Self::find(by_id, at)?,
+                None if self.id_of(text, at) == Some(id) => at,
+                None => Self::find(self.by_id.get_or_init(|| self.index_ids(text)), at)?,
+            },
         };
         let (a, b) = *self.spans.get(k)?;
-        let cell = self.read.get(k)?;
-        let (read_id, value) = cell.get_or_init(|| (id, read(text.get(a..b).unwrap_or_default())));
-        // An entry read under another id (ids out of order and duplicated): not this one.
+        let (read_id, value) = self
+            .read
+            .get(k)?
+            .get_or_init(|| (id, read(text.get(a..b).unwrap_or_default())));
+        // Entry `k` has id `id`, so it was read under it (whichever lookup came first).
         (*read_id == id).then_some(value)
+    }
+
+    fn find(by_id: &[u32], at: usize) -> Option<usize> {
+        by_id.get(at)?.checked_sub(1).map(|k| k as usize)
+    }
+
+    /// Entry index + 1 by id: the entry at the id's position if it has that id, else the last.
+    fn index_ids(&self, text: &[u8]) -> Vec<u32> {
+        let mut by_id = Vec::new();
+        for k in 0..self.spans.len() {
+            let Some(id) = self.id_of(text, k) else {
+                continue;
+            };
+            if let Some(s) = slot(&mut by_id, id) {
+                if *s as usize != id as usize + 1 {
+                    *s = k as u32 + 1;
+                }
+            }
+        }
+        by_id
     }
 }
 
