@@ -45,6 +45,10 @@ impl Drop for Package<'_> {
     }
 }
 
+/// Output room beyond a part's declared size: zlib's fast decoding loop runs only while
+/// at least one longest match (258 bytes) fits.
+const FAST_PATH_ROOM: usize = 258 + 1;
+
 /// Parts declared larger than this are always read through the zip crate
 /// (`inflate_in_place` allocates the declared size up front).
 const IN_PLACE_MAX_BYTES: u64 = 64 << 20;
@@ -215,8 +219,10 @@ impl<'a> Package<'a> {
                 data.to_vec()
             }
             CompressionMethod::Deflated => {
-                // One byte of room past `cap` tells "too much" from "exactly enough".
-                let mut out = Vec::with_capacity(cap as usize + 1);
+                // Room past `cap` tells "too much" from "exactly enough"; 258 bytes of it (the
+                // longest match) also keep the inflater on its fast path to the very end, where a
+                // small part would otherwise be decoded mostly by the byte-wise slow path.
+                let mut out = Vec::with_capacity(cap as usize + FAST_PATH_ROOM);
                 let inflater = self.inflater.get_or_insert_with(|| {
                     SPARE_INFLATER
                         .try_with(std::cell::Cell::take)
