@@ -1552,6 +1552,22 @@ fn block_marks<const N: usize>(block: &[u8; 64], marked: [u8; N], flagged: u8) -
     (masks, any)
 }
 
+/// The start tag whose name begins at `start`, byte-wise: where its `>` is, whether it is
+/// empty (`/>`), and its name's length (to the first whitespace).
+fn start_tag_shape(b: &[u8], start: usize) -> std::result::Result<(usize, bool, usize), Stop> {
+    let i = tag_end(b, start).ok_or(Stop::Unsure)?;
+    let empty = i > start && b[i - 1] == b'/';
+    let content_end = if empty { i - 1 } else { i };
+    let name_len = b[start..content_end]
+        .iter()
+        .position(|&c| is_ws(c))
+        .unwrap_or(content_end - start);
+    if name_len == 0 {
+        return Err(Stop::Unsure);
+    }
+    Ok((i, empty, name_len))
+}
+
 /// `skip_content` for `Flow::SkipListing`: the same checks, and the span of
 /// each child element (relative to `s`) pushed to `out`.
 fn list_children(
@@ -1573,16 +1589,7 @@ fn list_children(
             None => return Err(Stop::Unsure),
             Some(_) => {
                 let start = pos + 1;
-                let i = tag_end(b, start).ok_or(Stop::Unsure)?;
-                let empty = i > start && b[i - 1] == b'/';
-                let content_end = if empty { i - 1 } else { i };
-                let name_len = b[start..content_end]
-                    .iter()
-                    .position(|&c| is_ws(c))
-                    .unwrap_or(content_end - start);
-                if name_len == 0 {
-                    return Err(Stop::Unsure);
-                }
+                let (i, empty, name_len) = start_tag_shape(b, start)?;
                 let end = if empty {
                     i + 1
                 } else {
@@ -1973,16 +1980,7 @@ fn skip_content_reference(
             None => return Err(Stop::Unsure),
             Some(_) => {
                 let start = pos + 1;
-                let i = tag_end(b, start).ok_or(Stop::Unsure)?;
-                let empty = i > start && b[i - 1] == b'/';
-                let content_end = if empty { i - 1 } else { i };
-                let name_len = b[start..content_end]
-                    .iter()
-                    .position(|&c| is_ws(c))
-                    .unwrap_or(content_end - start);
-                if name_len == 0 {
-                    return Err(Stop::Unsure);
-                }
+                let (i, empty, name_len) = start_tag_shape(b, start)?;
                 if !empty {
                     open.push((start, name_len));
                 }
