@@ -3,8 +3,8 @@
 //! heading/numbering/bullet kind), styles, numberings and bullets.
 
 use super::xml::{
-    attr, attr_u32, attrs, each_tag_within, parse_u32, start_tag, walk, with_repair_owned, Flow,
-    Span, Step, MAX_LISTED,
+    attr, attr_u32, attrs, each_tag_within, parse_u32, start_tag, walk, walk_skipping,
+    with_repair_owned, Flow, Skipped, Span, Step, MAX_LISTED,
 };
 use crate::limits::Limits;
 use crate::model::Style;
@@ -333,20 +333,27 @@ fn slot<T: Default>(v: &mut Vec<T>, id: u32) -> Option<&mut T> {
 
 /// Read the header part, taking its bytes (kept: entries are read from them later).
 pub fn read(bytes: Vec<u8>, strict: bool, limits: &Limits) -> Result<Header> {
-    let (mut header, text) = with_repair_owned(bytes, strict, |b| index(b, limits))?;
+    // Lenient reading does not check the tables it does not read (fonts, borders...) nor the
+    // entries until one is read: damage there cannot cost the document its formatting.
+    let skipped = if strict {
+        Skipped::Checked
+    } else {
+        Skipped::Unchecked
+    };
+    let (mut header, text) = with_repair_owned(bytes, strict, |b| index(b, limits, skipped))?;
     header.text = text;
     Ok(header)
 }
 
-/// `read` over borrowed bytes (tools and fuzzing).
+/// `read` over borrowed bytes, lenient (tools and fuzzing).
 pub fn parse(text: &[u8], limits: &Limits) -> Result<Header> {
-    let mut header = index(text, limits)?;
+    let mut header = index(text, limits, Skipped::Unchecked)?;
     header.text = text.to_vec();
     Ok(header)
 }
 
 /// The walk over the whole part: styles read, the other tables listed.
-fn index(text: &[u8], limits: &Limits) -> Result<Header> {
+fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
     let mut h = Header {
         max_depth: limits.max_xml_depth,
         max_elements: limits.max_records,
@@ -358,11 +365,12 @@ fn index(text: &[u8], limits: &Limits) -> Result<Header> {
     };
     // The table whose entries the walk is listing.
     let mut listing: Option<&'static str> = None;
-    walk(
+    walk_skipping(
         text,
         PART,
         limits.max_xml_depth,
         limits.max_records,
+        skipped,
         |step, _depth| {
             match step {
                 // Tables not read here are skipped unparsed (fonts, border fills, tab
@@ -481,5 +489,25 @@ mod tests {
         assert_eq!((hd.kind, hd.id_ref, hd.level), (HeadingKind::Number, 7, 1));
         assert!(h.heading(Some(0)).is_none());
         assert!(h.heading(None).is_none());
+    }
+
+    /// Damage in what the reader does not read (a font table, an entry no paragraph uses)
+    /// costs nothing when reading leniently; strict reading still refuses the part.
+    #[test]
+    fn damage_in_unread_tables_is_not_checked_when_lenient() {
+        let xml = r#"<hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head"><hh:refList>
+          <hh:fontfaces><hh:fontface lang="HANGUL"><hh:font face="a" <broken></hh:fontfaces>
+          <hh:charProperties><hh:charPr id="0"><hh:bold/></hh:charPr><hh:charPr id="1"><hh:italic></hh:charPr></hh:charProperties>
+          <hh:styles><hh:style id="0" type="PARA" name="바탕글"/></hh:styles></hh:refList></hh:head>"#;
+        let limits = Limits::default();
+        let h = read(xml.as_bytes().to_vec(), false, &limits).unwrap();
+        assert!(h.char_style(Some(0)).bold);
+        assert!(
+            h.char_style(Some(1)).italic,
+            "an entry is read as well as it can be"
+        );
+        assert_eq!(h.style_name(Some(0)), Some("바탕글"));
+        let strict = read(xml.as_bytes().to_vec(), true, &limits).unwrap_err();
+        assert!(strict.message.contains("malformed XML"), "{strict}");
     }
 }

@@ -15,6 +15,12 @@
 //!   replaying silently the steps the visitor has already seen (and the skip
 //!   decisions it made), and goes on from there: the visitor sees every step
 //!   once, and errors on ill-formed input are quick-xml's.
+//!
+//! Content the visitor skips is checked as quick-xml's `read_to_end` checks it,
+//! unless the walk is told otherwise (`Skipped::Unchecked`, lenient reading of
+//! the header): the fast engine then jumps to the element's end tag, so what
+//! the reader never looks at cannot fail it. The jump lands where the exact
+//! skip would on all well-formed content (see `skip_unchecked`).
 
 use crate::{Error, Result};
 use quick_xml::events::{BytesRef, BytesStart, BytesText};
@@ -657,11 +663,20 @@ pub enum Flow {
 ///
 /// The fast engine reads the part when it can; the compat engine takes over
 /// (replaying what the visitor has seen) when it cannot. See the module notes.
-pub fn walk<F>(
+pub fn walk<F>(text: &[u8], part: &str, max_depth: u32, max_elements: u64, visit: F) -> Result<()>
+where
+    F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
+{
+    walk_skipping(text, part, max_depth, max_elements, Skipped::Checked, visit)
+}
+
+/// `walk`, saying how skipped content is gone over.
+pub fn walk_skipping<F>(
     text: &[u8],
     part: &str,
     max_depth: u32,
     max_elements: u64,
+    skipped: Skipped,
     mut visit: F,
 ) -> Result<()>
 where
@@ -675,6 +690,7 @@ where
         max_elements,
         // Children spans are given in the caller's text, byte order mark included.
         base: original_len - text.len(),
+        skipped,
     };
     let mut seen = Replay::default();
     // Invalid UTF-8 anywhere: quick-xml reports it at the event that holds it.
@@ -734,6 +750,17 @@ struct WalkLimits<'p> {
     max_elements: u64,
     /// Where the walked text starts in the caller's (after a byte order mark).
     base: usize,
+    skipped: Skipped,
+}
+
+/// How the fast engine goes over the content of an element the visitor skips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skipped {
+    /// Checked as quick-xml's `read_to_end` checks it.
+    Checked,
+    /// Not checked: the walk jumps to the element's end tag (`skip_unchecked`).
+    /// The compat engine, when it takes over, still checks.
+    Unchecked,
 }
 
 /// Eight bytes at a time: which of the bytes of `word` are zero (the high bit
@@ -1605,6 +1632,143 @@ fn list_children(
     }
 }
 
+/// Skip an element's content without checking it: to the first `</name>`
+/// after `pos` (consumed). That is the element's own end tag whenever the
+/// content is well-formed (its text and attribute values hold no `<`) and
+/// holds no comment, CDATA section, processing instruction or element of the
+/// same name; content with one of those before the end is skipped exactly
+/// (`skip_content`). Ill-formed content is not noticed: that is the point.
+/// Only the `<` of the content are looked at, found 64 bytes at a time.
+fn skip_unchecked(
+    s: &str,
+    pos: usize,
+    name: &str,
+    open: &mut Vec<(usize, usize)>,
+) -> std::result::Result<usize, Stop> {
+    let b = s.as_bytes();
+    let n = name.len();
+    let name_at = ShortName::new(name.as_bytes());
+    let mut base = pos;
+    while base < b.len() {
+        let mut lts = lt_block(b, base);
+        while lts != 0 {
+            let at = base + lts.trailing_zeros() as usize;
+            lts &= lts - 1;
+            match b.get(at + 1) {
+                Some(b'/') => {
+                    if name_at.is_at(b, at + 2) && b.get(at + 2 + n) == Some(&b'>') {
+                        return Ok(at + 3 + n);
+                    }
+                }
+                Some(b'!' | b'?') => return skip_content(s, pos, name, open),
+                _ => {
+                    let nested = name_at.is_at(b, at + 1)
+                        && b.get(at + 1 + n)
+                            .is_none_or(|&c| is_ws(c) || c == b'>' || c == b'/');
+                    if nested {
+                        return skip_content(s, pos, name, open);
+                    }
+                }
+            }
+        }
+        base += 64;
+    }
+    // No end tag: quick-xml says what is wrong.
+    Err(Stop::Unsure)
+}
+
+/// An element name compared with the bytes at a position: names of up to 16
+/// bytes (all OWPML names) in one 16-byte comparison.
+struct ShortName<'n> {
+    name: &'n [u8],
+    word: u128,
+    mask: u128,
+}
+
+impl<'n> ShortName<'n> {
+    fn new(name: &'n [u8]) -> Self {
+        let mut bytes = [0u8; 16];
+        let n = name.len().min(16);
+        bytes[..n].copy_from_slice(&name[..n]);
+        ShortName {
+            name,
+            word: u128::from_le_bytes(bytes),
+            mask: if n == 16 { !0 } else { (1u128 << (8 * n)) - 1 },
+        }
+    }
+
+    #[inline(always)]
+    fn is_at(&self, b: &[u8], i: usize) -> bool {
+        match b.get(i..i + 16) {
+            Some(w) if self.name.len() <= 16 => {
+                let mut bytes = [0u8; 16];
+                bytes.copy_from_slice(w);
+                (u128::from_le_bytes(bytes) ^ self.word) & self.mask == 0
+            }
+            _ => b
+                .get(i..i + self.name.len())
+                .is_some_and(|t| same_bytes(t, self.name)),
+        }
+    }
+}
+
+/// Where the `<` are among the 64 bytes at `base` (bit i = byte i; bytes past
+/// the text's end are not).
+#[inline(always)]
+fn lt_block(b: &[u8], base: usize) -> u64 {
+    match b
+        .get(base..base + 64)
+        .and_then(|x| <&[u8; 64]>::try_from(x).ok())
+    {
+        Some(block) => block_marks(block, [b'<'], 0).0[0],
+        None => {
+            let rest = b.get(base..).unwrap_or_default();
+            let mut padded = [0u8; 64];
+            padded.iter_mut().zip(rest).for_each(|(p, &c)| *p = c);
+            block_marks(&padded, [b'<'], 0).0[0]
+        }
+    }
+}
+
+/// `list_children` without checking the content (see `skip_unchecked`): each
+/// child element's span, the child skipped to its end tag unchecked. Text
+/// between children is not looked at.
+fn list_children_unchecked(
+    s: &str,
+    mut pos: usize,
+    name: &str,
+    open: &mut Vec<(usize, usize)>,
+    out: &mut Vec<Span>,
+) -> std::result::Result<usize, Stop> {
+    let b = s.as_bytes();
+    loop {
+        pos += b
+            .get(pos..)
+            .and_then(|rest| find_byte(rest, b'<'))
+            .ok_or(Stop::Unsure)?;
+        match b.get(pos + 1) {
+            Some(b'/') => return end_tag(b, pos, name),
+            Some(b'?') => pos = skip_pi(b, pos)?,
+            Some(b'!') => pos = skip_comment(b, pos)?,
+            None => return Err(Stop::Unsure),
+            Some(_) => {
+                let start = pos + 1;
+                let (i, empty, name_len) = start_tag_shape(b, start)?;
+                let end = if empty {
+                    i + 1
+                } else {
+                    let child = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
+                    skip_unchecked(s, i + 1, child, open)?
+                };
+                if out.len() < MAX_LISTED {
+                    out.push((pos, end));
+                }
+                pos = end;
+            }
+        }
+    }
+}
+
 /// The fast engine (see the module notes). Stops with `Unsure` at anything
 /// it does not read exactly as quick-xml would.
 fn fast_walk<'i, F>(
@@ -1726,14 +1890,28 @@ where
                     if flow == Flow::SkipListing {
                         children.clear();
                         if !empty {
-                            pos = list_children(s, pos, qname, &mut skip_stack, &mut children)?;
+                            pos = match limits.skipped {
+                                Skipped::Checked => {
+                                    list_children(s, pos, qname, &mut skip_stack, &mut children)?
+                                }
+                                Skipped::Unchecked => list_children_unchecked(
+                                    s,
+                                    pos,
+                                    qname,
+                                    &mut skip_stack,
+                                    &mut children,
+                                )?,
+                            };
                         }
                         for c in children.iter_mut() {
                             *c = (c.0 + limits.base, c.1 + limits.base);
                         }
                         seen.visit(visit, Step::Children(&children), depth)?;
                     } else if !empty {
-                        pos = skip_content(s, pos, qname, &mut skip_stack)?;
+                        pos = match limits.skipped {
+                            Skipped::Checked => skip_content(s, pos, qname, &mut skip_stack)?,
+                            Skipped::Unchecked => skip_unchecked(s, pos, qname, &mut skip_stack)?,
+                        };
                     }
                     seen.visit(visit, Step::Close, depth)?;
                     ns.close(depth);
@@ -1807,6 +1985,9 @@ where
         max_depth,
         max_elements,
         base,
+        // quick-xml checks what it skips: the fast engine hands over only
+        // what it is unsure of, which the compat engine must then check.
+        skipped: _,
     } = *limits;
     let mut step_no: u64 = 0;
     let mut visit = |step: Step<'_, '_>, depth: u32| -> Result<Flow> {
@@ -2132,6 +2313,7 @@ mod tests {
                 max_depth: 8,
                 max_elements: 50,
                 base: text.len() - stripped.len(),
+                skipped: Skipped::Checked,
             };
             compat_walk(stripped, &limits, &Replay::default(), visit)
         };
@@ -2241,6 +2423,7 @@ mod tests {
                 max_depth: 8,
                 max_elements: 50,
                 base: 0,
+                skipped: Skipped::Checked,
             };
             let mut seen = Replay::default();
             let text = sample.trim_start_matches('\u{feff}');
@@ -2614,6 +2797,85 @@ mod tests {
         assert!(
             ends * 10 > cases && ends * 10 < cases * 9,
             "{ends} of {cases}"
+        );
+    }
+    /// Well-formed by the XML rules, which quick-xml's skip does not enforce: names
+    /// and attributes well made, no `<` in attribute values.
+    fn well_formed(text: &str) -> bool {
+        use quick_xml::events::Event;
+        let mut reader = quick_xml::Reader::from_str(text);
+        loop {
+            match reader.read_event() {
+                Ok(Event::Eof) => return true,
+                Ok(Event::Start(e) | Event::Empty(e)) => {
+                    if e.name().as_ref().bytes().any(|c| br#""'<>=&"#.contains(&c)) {
+                        return false;
+                    }
+                    let mut attrs = e.attributes();
+                    attrs.with_checks(true);
+                    for a in attrs {
+                        match a {
+                            Ok(a) if !a.value.contains('<') => {}
+                            _ => return false,
+                        }
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    /// The unchecked skip and listing land where the exact ones do on all
+    /// well-formed content (they differ only in accepting ill-formed content),
+    /// and never fail.
+    #[test]
+    fn unchecked_skips_land_where_the_exact_ones_do() {
+        let mut r = Rng(0x2545_f491_4f6c_dd1d);
+        let mut open = Vec::new();
+        let (mut agreed, mut lenient) = (0, 0);
+        for case in 0..40_000 {
+            let mut text = " ".repeat(r.below(70));
+            let name = r.pick(SKIP_NAMES);
+            text.push('<');
+            text.push_str(name);
+            text.push('>');
+            let pos = text.len();
+            skip_content_of(&mut r, 0, &mut text);
+            text.push_str("</");
+            text.push_str(name);
+            text.push('>');
+            let t = if case % 2 == 1 {
+                mutate(&mut r, &text)
+            } else {
+                text
+            };
+            let exact = skip_result(skip_content(&t, pos, name, &mut open));
+            let unchecked = skip_result(skip_unchecked(&t, pos, name, &mut open));
+            let compared = exact.is_some() && well_formed(&t);
+            if compared {
+                assert_eq!(unchecked, exact, "{t:?} closing {name:?}");
+                agreed += 1;
+            } else if exact.is_none() {
+                lenient += usize::from(unchecked.is_some());
+            }
+            if let Some(end) = unchecked {
+                assert!(t.as_bytes()[..end].ends_with(format!("</{name}>").as_bytes()));
+            }
+            let (mut spans, mut exact_spans) = (Vec::new(), Vec::new());
+            let listed = skip_result(list_children_unchecked(
+                &t, pos, name, &mut open, &mut spans,
+            ));
+            let exact_end = skip_result(list_children(&t, pos, name, &mut open, &mut exact_spans));
+            if compared {
+                assert_eq!(listed, exact_end, "{t:?} listing {name:?}");
+                assert_eq!(spans, exact_spans, "{t:?} listing {name:?}");
+            }
+        }
+        // Most generated fragments bend the XML rules (quick-xml tolerates them).
+        assert!(
+            agreed > 2_000 && lenient > 200,
+            "{agreed} agreed, {lenient} lenient"
         );
     }
 }
