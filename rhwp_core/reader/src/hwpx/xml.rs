@@ -117,15 +117,11 @@ fn key_is(qualified: &str, key: &str) -> bool {
 #[inline]
 fn key_is_bytes(q: &[u8], key: &str) -> bool {
     let k = key.as_bytes();
-    // The last bytes first: they tell most keys apart without a call to
-    // the slice comparison.
-    if q.last() != k.last() {
-        return false;
-    }
     if q.len() == k.len() {
         return same_bytes(q, k);
     }
-    q.len() > k.len() && same_bytes(&q[q.len() - k.len()..], k) && q[q.len() - k.len() - 1] == b':'
+    // A prefixed name: the colon is checked before the bytes are compared.
+    q.len() > k.len() && q[q.len() - k.len() - 1] == b':' && same_bytes(&q[q.len() - k.len()..], k)
 }
 
 /// Byte-slice equality for the short names and keys of a tag, compared
@@ -133,7 +129,28 @@ fn key_is_bytes(q: &[u8], key: &str) -> bool {
 /// than the comparison itself at these lengths (a hot spot in profiles).
 #[inline(always)]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    // Two (overlapping) words from each end cover 4 to 16 bytes.
+    if (8..=16).contains(&n) {
+        let w = |s: &[u8], i: usize| {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(&s[i..i + 8]);
+            u64::from_le_bytes(word)
+        };
+        return w(a, 0) == w(b, 0) && w(a, n - 8) == w(b, n - 8);
+    }
+    if (4..8).contains(&n) {
+        let w = |s: &[u8], i: usize| {
+            let mut word = [0u8; 4];
+            word.copy_from_slice(&s[i..i + 4]);
+            u32::from_le_bytes(word)
+        };
+        return w(a, 0) == w(b, 0) && w(a, n - 4) == w(b, n - 4);
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[inline]
@@ -519,7 +536,13 @@ pub fn attrs_u32<const N: usize>(e: &Tag<'_, '_>, keys: [&str; N]) -> [Option<u3
 }
 
 pub fn attr_i64(e: &Tag<'_, '_>, key: &str) -> Option<i64> {
-    attr(e, key).and_then(|v| v.trim().parse::<i64>().ok())
+    attr(e, key).and_then(|v| {
+        // Plain non-negative numbers (line positions) read directly, as for u32.
+        match parse_u32(&v) {
+            Some(n) if !v.starts_with('+') => Some(i64::from(n)),
+            _ => v.trim().parse::<i64>().ok(),
+        }
+    })
 }
 
 /// Unsigned numbers; negative or out-of-range values count as absent
