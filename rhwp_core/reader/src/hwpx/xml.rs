@@ -836,10 +836,20 @@ fn marked_count(mask: u64) -> u64 {
 /// through: 32 bytes at a time while no `>` or `'` is among them (a loop the
 /// compiler turns into vector compares), then eight at a time; the first `'`
 /// hands the rest of the tag to the quote state machine (`tag_end_stepwise`).
+#[inline]
 fn tag_end(b: &[u8], from: usize) -> Option<usize> {
+    tag_end_scan::<false>(b, from).map(|(gt, _)| gt)
+}
+
+/// `tag_end`, and (with `NOTE_XM`) whether an `x` followed by `m` may lie
+/// before it: without one, the tag declares no namespace (`mentions_xmlns`
+/// need not look). Noted from the same 64-byte blocks; `true` when unsure.
+#[inline(always)]
+fn tag_end_scan<const NOTE_XM: bool>(b: &[u8], from: usize) -> Option<(usize, bool)> {
     let rest = b.get(from..)?;
     // Whether a `"` value is open at the start of the current block.
     let mut inside = false;
+    let mut xm = false;
     let mut base = 0;
     let mut blocks = rest.chunks_exact(64);
     for block in &mut blocks {
@@ -849,8 +859,15 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
         let (quotes, stops, singles) = block_masks(block);
         if singles != 0 {
             // `'` quotes: the state machine decides from this block on.
-            return tag_end_stepwise(b, from + base, inside);
+            return tag_end_stepwise(b, from + base, inside).map(|gt| (gt, true));
         }
+        // An `x` in the block's last byte may be followed by an `m` in the next.
+        let pairs = if NOTE_XM {
+            let [xs, ms] = block_marks(block, [b'x', b'm'], 0).0;
+            xs & ((ms >> 1) | 1 << 63)
+        } else {
+            0
+        };
         // Bit i set when byte i lies inside (or opens) a `"` value: the running
         // parity of the quotes up to it, carried over from earlier blocks.
         let mut parity = prefix_xor(quotes);
@@ -859,18 +876,22 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
         }
         let outside = stops & !parity;
         if outside != 0 {
-            return Some(from + base + outside.trailing_zeros() as usize);
+            let at = outside.trailing_zeros();
+            xm |= pairs & ((1u64 << at) - 1) != 0;
+            return Some((from + base + at as usize, xm));
         }
+        xm |= pairs != 0;
         inside ^= quotes.count_ones() & 1 == 1;
         base += 64;
     }
     let tail = blocks.remainder();
     let whole = tail.len() / 8 * 8;
-    match tag_end_words(tail.get(..whole)?, u64::from(inside)) {
+    let gt = match tag_end_words(tail.get(..whole)?, u64::from(inside)) {
         WordScan::Found(k) => Some(from + base + k),
         WordScan::SingleQuote(k, in_double) => tag_end_stepwise(b, from + base + k, in_double),
         WordScan::Through(in_double) => tag_end_stepwise(b, from + base + whole, in_double),
-    }
+    };
+    gt.map(|gt| (gt, true))
 }
 
 /// Bit masks of the `"`, `>` and `'` bytes of 64 bytes (bit i = byte i).
@@ -1854,7 +1875,7 @@ where
                 // reads it; `/>` makes it empty. Its name runs to the first
                 // whitespace; names holding quotes or `/` are left to quick-xml.
                 let start = pos + 1;
-                let gt = tag_end(b, start).ok_or(Stop::Unsure)?;
+                let (gt, maybe_xmlns) = tag_end_scan::<true>(b, start).ok_or(Stop::Unsure)?;
                 let empty = gt > start && b.get(gt - 1) == Some(&b'/');
                 let content_end = if empty { gt - 1 } else { gt };
                 let content = b.get(start..content_end).ok_or(Stop::Unsure)?;
@@ -1871,7 +1892,8 @@ where
                 // Namespace declarations must be known before the element's
                 // name is resolved: tags that may hold one are split now
                 // (and left to quick-xml if they are unusual).
-                let declares = mentions_xmlns(content.get(name_len..).unwrap_or_default());
+                let declares =
+                    maybe_xmlns && mentions_xmlns(content.get(name_len..).unwrap_or_default());
                 spans.clear();
                 if declares {
                     for a in lazy.spans() {
