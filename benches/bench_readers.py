@@ -797,7 +797,7 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
         f"Corpus `{meta['corpus']}`: {meta['doc_counts']}. Machine: {meta['machine']}. "
         f"Per document: warm-up, then median of repeats until {meta['repeat_time']:g} s "
         f"(max {meta['max_repeats']})"
-        + (f", parse + text in {meta['rounds']} rounds (each document's fastest)" if meta.get("rounds", 1) > 1 else "")
+        + (f", parse + text and parse + Markdown in {meta['rounds']} rounds (each document's fastest)" if meta.get("rounds", 1) > 1 else "")
         + f"; timeout {meta['timeout']:g} s. "
         f"Load average {meta['load_average']}: other work on the machine inflates times and "
         "caps the two-thread speed-up.",
@@ -939,8 +939,8 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds",
         type=int,
         default=1,
-        help="parse + text runs (and the floor) repeated in turn N times; each document keeps its "
-        "fastest median (the same rule for every reader and the floor)",
+        help="parse + text and parse + Markdown runs (and the floor) repeated in turn N times; each "
+        "document keeps its fastest median (the same rule for every reader and the floor)",
     )
     ap.add_argument("--scaling-time", type=float, default=0.3, help="seconds per thread's loop")
     ap.add_argument("--scaling-rounds", type=int, default=5)
@@ -1061,7 +1061,10 @@ def main(argv: list[str] | None = None) -> int:
                 for fmt, first in runs.get(r, {}).items():
                     fmt_docs = [d for d in docs if d["format"] == fmt]
                     keep_fastest(first, run_docs(r, pythons[r], env, "text", fmt_docs, args, out, workdir))
-                print(f"[bench] {r} text, round {round_no}", file=sys.stderr)
+                for fmt, first in md_runs.get(r, {}).items():
+                    fmt_docs = [d for d in docs if d["format"] == fmt]
+                    keep_fastest(first, run_docs(r, pythons[r], env, "markdown", fmt_docs, args, out, workdir))
+                print(f"[bench] {r} text and Markdown, round {round_no}", file=sys.stderr)
             if args.floor:
                 again = run_floor(args.floor, docs, args, out)
                 for fmt, first in runs[FLOOR].items():
