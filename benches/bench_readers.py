@@ -797,7 +797,11 @@ def render(meta: dict, text_table: dict, md_table: dict, scaling: dict, imports:
         f"Corpus `{meta['corpus']}`: {meta['doc_counts']}. Machine: {meta['machine']}. "
         f"Per document: warm-up, then median of repeats until {meta['repeat_time']:g} s "
         f"(max {meta['max_repeats']})"
-        + (f", parse + text and parse + Markdown in {meta['rounds']} rounds (each document's fastest)" if meta.get("rounds", 1) > 1 else "")
+        + (
+            f", parse + text and parse + Markdown in {meta['rounds']} rounds (each document's fastest)"
+            if meta.get("rounds", 1) > 1
+            else ""
+        )
         + f"; timeout {meta['timeout']:g} s. "
         f"Load average {meta['load_average']}: other work on the machine inflates times and "
         "caps the two-thread speed-up.",
