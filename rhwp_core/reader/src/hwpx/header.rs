@@ -56,9 +56,9 @@ pub struct Numbering {
 
 /// The tables the sections look things up in. Character and paragraph
 /// properties, numberings and bullets are read lazily: the walk over the part
-/// checks it whole (as quick-xml would) but only notes where each entry of
-/// those tables lies; an entry is read the first time a paragraph refers to
-/// it. A typical header holds a few dozen of each, of which a short document
+/// only notes where each entry of those tables lies (checking the entries as
+/// quick-xml would when reading strictly, not at all when reading leniently);
+/// an entry is read the first time a paragraph refers to it. A typical header holds a few dozen of each, of which a short document
 /// uses a handful, and reading them all cost more than inflating the part.
 /// Styles are read at once: the model lists them all.
 #[derive(Debug, Default)]
@@ -197,7 +197,7 @@ impl Header {
         self.styles.get(k as usize).map(|s| s.name.as_str())
     }
 
-    /// Walk one entry of a table (its text alone: the part was checked whole).
+    /// Walk one entry of a table (its text alone; lenient reading has not checked it yet).
     fn walk_entry<F>(&self, entry: &[u8], visit: F)
     where
         F: FnMut(Step<'_, '_>, u32) -> Result<Flow>,
