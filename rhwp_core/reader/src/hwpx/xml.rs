@@ -1658,20 +1658,30 @@ fn start_tag_shape(b: &[u8], start: usize) -> std::result::Result<(usize, bool, 
     Ok((i, empty, name_len))
 }
 
-/// `skip_content` for `Flow::SkipListing`: the same checks, and the span of
-/// each child element (relative to `s`) pushed to `out`.
+/// The content of a `Flow::SkipListing` element skipped as `skipped` says
+/// (`skip_content` or `skip_unchecked`, children and the text between them
+/// alike), with the span of each child element (relative to `s`) pushed to
+/// `out`.
 fn list_children(
     s: &str,
     mut pos: usize,
     name: &str,
+    skipped: Skipped,
     open: &mut Vec<(usize, usize)>,
     out: &mut Vec<Span>,
 ) -> std::result::Result<usize, Stop> {
     let b = s.as_bytes();
     loop {
-        if b.get(pos) != Some(&b'<') {
-            pos = text_end(b, pos)?;
-        }
+        pos = match skipped {
+            Skipped::Checked if b.get(pos) != Some(&b'<') => text_end(b, pos)?,
+            Skipped::Checked => pos,
+            Skipped::Unchecked => {
+                pos + b
+                    .get(pos..)
+                    .and_then(|rest| find_byte(rest, b'<'))
+                    .ok_or(Stop::Unsure)?
+            }
+        };
         match b.get(pos + 1) {
             Some(b'/') => return end_tag(b, pos, name),
             Some(b'?') => pos = skip_pi(b, pos)?,
@@ -1684,7 +1694,10 @@ fn list_children(
                     i + 1
                 } else {
                     let child = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
-                    skip_content(s, i + 1, child, open)?
+                    match skipped {
+                        Skipped::Checked => skip_content(s, i + 1, child, open)?,
+                        Skipped::Unchecked => skip_unchecked(s, i + 1, child, open)?,
+                    }
                 };
                 if out.len() < MAX_LISTED {
                     out.push((pos, end));
@@ -1789,45 +1802,6 @@ fn lt_block(b: &[u8], base: usize) -> u64 {
             let mut padded = [0u8; 64];
             padded.iter_mut().zip(rest).for_each(|(p, &c)| *p = c);
             block_marks(&padded, [b'<'], 0).0[0]
-        }
-    }
-}
-
-/// `list_children` without checking the content (see `skip_unchecked`): each
-/// child element's span, the child skipped to its end tag unchecked. Text
-/// between children is not looked at.
-fn list_children_unchecked(
-    s: &str,
-    mut pos: usize,
-    name: &str,
-    open: &mut Vec<(usize, usize)>,
-    out: &mut Vec<Span>,
-) -> std::result::Result<usize, Stop> {
-    let b = s.as_bytes();
-    loop {
-        pos += b
-            .get(pos..)
-            .and_then(|rest| find_byte(rest, b'<'))
-            .ok_or(Stop::Unsure)?;
-        match b.get(pos + 1) {
-            Some(b'/') => return end_tag(b, pos, name),
-            Some(b'?') => pos = skip_pi(b, pos)?,
-            Some(b'!') => pos = skip_comment(b, pos)?,
-            None => return Err(Stop::Unsure),
-            Some(_) => {
-                let start = pos + 1;
-                let (i, empty, name_len) = start_tag_shape(b, start)?;
-                let end = if empty {
-                    i + 1
-                } else {
-                    let child = s.get(start..start + name_len).ok_or(Stop::Unsure)?;
-                    skip_unchecked(s, i + 1, child, open)?
-                };
-                if out.len() < MAX_LISTED {
-                    out.push((pos, end));
-                }
-                pos = end;
-            }
         }
     }
 }
@@ -1954,18 +1928,14 @@ where
                     if flow == Flow::SkipListing {
                         children.clear();
                         if !empty {
-                            pos = match limits.skipped {
-                                Skipped::Checked => {
-                                    list_children(s, pos, qname, &mut skip_stack, &mut children)?
-                                }
-                                Skipped::Unchecked => list_children_unchecked(
-                                    s,
-                                    pos,
-                                    qname,
-                                    &mut skip_stack,
-                                    &mut children,
-                                )?,
-                            };
+                            pos = list_children(
+                                s,
+                                pos,
+                                qname,
+                                limits.skipped,
+                                &mut skip_stack,
+                                &mut children,
+                            )?;
                         }
                         for c in children.iter_mut() {
                             *c = (c.0 + limits.base, c.1 + limits.base);
@@ -2949,10 +2919,22 @@ mod tests {
                 assert!(t.as_bytes()[..end].ends_with(format!("</{name}>").as_bytes()));
             }
             let (mut spans, mut exact_spans) = (Vec::new(), Vec::new());
-            let listed = skip_result(list_children_unchecked(
-                &t, pos, name, &mut open, &mut spans,
+            let listed = skip_result(list_children(
+                &t,
+                pos,
+                name,
+                Skipped::Unchecked,
+                &mut open,
+                &mut spans,
             ));
-            let exact_end = skip_result(list_children(&t, pos, name, &mut open, &mut exact_spans));
+            let exact_end = skip_result(list_children(
+                &t,
+                pos,
+                name,
+                Skipped::Checked,
+                &mut open,
+                &mut exact_spans,
+            ));
             if compared {
                 assert_eq!(listed, exact_end, "{t:?} listing {name:?}");
                 assert_eq!(spans, exact_spans, "{t:?} listing {name:?}");
