@@ -94,7 +94,7 @@ pub fn summarize(doc: &Document) -> Summary {
             crate::model::Format::Hwp => "hwp",
             crate::model::Format::Hwpx => "hwpx",
         },
-        version: doc.version.clone(),
+        version: doc.version.get().to_string(),
         schema_version: doc.schema_version,
         sections: doc.sections.len() as u64,
         paragraphs: counts.paragraphs,

@@ -2,7 +2,7 @@
 //! parts (sections, header, bin data), its spine gives the section order,
 //! and its metadata the title, author, dates.
 
-use super::xml::{attr, walk, Flow, Step};
+use super::xml::{attr, attrs, walk, Flow, Step};
 use crate::limits::Limits;
 use crate::model::Metadata;
 use crate::Result;
@@ -36,20 +36,29 @@ enum MetaField {
     Modified,
 }
 
+/// Names as Hancom writes them in `<opf:meta name=...>`, plus the Dublin Core
+/// element names other writers use; matched regardless of ASCII case.
+const META_FIELDS: [(&str, MetaField); 13] = [
+    ("title", MetaField::Title),
+    ("creator", MetaField::Author),
+    ("author", MetaField::Author),
+    ("subject", MetaField::Subject),
+    ("description", MetaField::Description),
+    ("keyword", MetaField::Keywords),
+    ("keywords", MetaField::Keywords),
+    ("lastsaveby", MetaField::LastSavedBy),
+    ("lastsavedby", MetaField::LastSavedBy),
+    ("createddate", MetaField::Created),
+    ("created", MetaField::Created),
+    ("modifieddate", MetaField::Modified),
+    ("modified", MetaField::Modified),
+];
+
 fn meta_field(name: &str) -> Option<MetaField> {
-    // Names as Hancom writes them in `<opf:meta name=...>`, plus the Dublin
-    // Core element names other writers use.
-    Some(match name.to_ascii_lowercase().as_str() {
-        "title" => MetaField::Title,
-        "creator" | "author" => MetaField::Author,
-        "subject" => MetaField::Subject,
-        "description" => MetaField::Description,
-        "keyword" | "keywords" => MetaField::Keywords,
-        "lastsaveby" | "lastsavedby" => MetaField::LastSavedBy,
-        "createddate" | "created" => MetaField::Created,
-        "modifieddate" | "modified" => MetaField::Modified,
-        _ => return None,
-    })
+    META_FIELDS
+        .iter()
+        .find(|(known, _)| known.eq_ignore_ascii_case(name))
+        .map(|&(_, field)| field)
 }
 
 fn set_meta(m: &mut Metadata, field: MetaField, value: String) {
@@ -107,9 +116,10 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<PackageDocument> {
                         }
                     }
                     "item" => {
-                        let id = attr(start, "id").unwrap_or_default().into_owned();
-                        let href = clean_href(&attr(start, "href").unwrap_or_default());
-                        let media_type = attr(start, "media-type").unwrap_or_default().into_owned();
+                        let [id, href, media_type] = attrs(start, ["id", "href", "media-type"]);
+                        let id = id.unwrap_or_default().into_owned();
+                        let href = clean_href(&href.unwrap_or_default());
+                        let media_type = media_type.unwrap_or_default().into_owned();
                         if !href.is_empty() {
                             doc.manifest.push(ManifestItem {
                                 id,

@@ -32,7 +32,7 @@ pub mod package;
 pub mod section;
 pub mod xml;
 
-use crate::model::{BinData, Document, Format};
+use crate::model::{BinData, Document, Format, Version};
 use crate::{Error, ErrorCode, Options, Result};
 use content::{section_number, PackageDocument};
 use package::{Package, CONTENT_HPF};
@@ -103,7 +103,7 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
     if let Some(d) = hpf.as_mut() {
         doc.metadata = std::mem::take(&mut d.metadata);
     }
-    doc.version = package_version(pkg).unwrap_or_default();
+    doc.version = package_version(pkg);
     let bins = bin_items(hpf.as_ref(), pkg, &names, &mut doc.bin_data);
     let charts = chart_parts(pkg, &names)?;
 
@@ -315,11 +315,27 @@ fn chart_parts(pkg: &mut Package<'_>, names: &[String]) -> Result<HashMap<String
     Ok(charts)
 }
 
-/// `version.xml`'s `major.minor.micro.buildNumber`, as HWP writes its version.
-fn package_version(pkg: &mut Package<'_>) -> Option<String> {
-    let bytes = pkg.read("version.xml").ok()??;
+/// The package's version (`version.xml`), read when first asked for (`model::Version`): its
+/// stored bytes are kept, a few hundred as written.
+fn package_version(pkg: &mut Package<'_>) -> Version {
+    /// Bounds for keeping and inflating the part: far above any real `version.xml`; past them
+    /// the version is unknown ("") as for a damaged part.
+    const MAX_STORED: usize = 16 << 10;
+    const MAX_INFLATED: u64 = 256 << 10;
+    match pkg.detach("version.xml", MAX_STORED) {
+        Some(part) => Version::deferred(move || {
+            part.read(MAX_INFLATED)
+                .and_then(|bytes| version_of(&bytes))
+                .unwrap_or_default()
+        }),
+        None => Version::default(),
+    }
+}
+
+/// `major.minor.micro.buildNumber` of `version.xml`'s `HCFVersion`.
+fn version_of(bytes: &[u8]) -> Option<String> {
     let mut version = None;
-    let _ = xml::walk(&bytes, "version.xml", 64, 10_000, |step, _| {
+    let _ = xml::walk(bytes, "version.xml", 64, 10_000, |step, _| {
         if let xml::Step::Open { name, start, .. } = step {
             if name == "HCFVersion" {
                 let part = |k: &str| {

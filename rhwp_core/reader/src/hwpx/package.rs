@@ -194,68 +194,137 @@ impl<'a> Package<'a> {
     /// then reads the part through the zip crate, which gives the same bytes
     /// when this succeeds and reports the problem when it does not.
     fn inflate_in_place(&mut self, index: usize, limit: u64) -> Option<Vec<u8>> {
+        let part = self.raw_part(index)?;
+        let data = self.bytes.get(part.start..)?.get(..part.stored)?;
+        let inflater = self.inflater.get_or_insert_with(spare_inflater);
+        decode(
+            part.method,
+            data,
+            part.declared.min(limit),
+            part.crc,
+            inflater,
+        )
+    }
+
+    /// Where a part's stored bytes are and how to decode them; `None` for encrypted parts.
+    fn raw_part(&mut self, index: usize) -> Option<RawPart> {
         let entry = self.archive.by_index_raw(index).ok()?;
         if entry.encrypted() {
             return None;
         }
-        let method = entry.compression();
-        let (declared, stored, crc) = (entry.size(), entry.compressed_size(), entry.crc32());
-        let start = usize::try_from(entry.data_start()?).ok()?;
-        drop(entry);
-        let data = self
-            .bytes
-            .get(start..)?
-            .get(..usize::try_from(stored).ok()?)?;
-        // The zip crate refuses output beyond the declared size; we beyond the limit.
-        let cap = declared.min(limit);
-        if cap > IN_PLACE_MAX_BYTES {
+        Some(RawPart {
+            method: entry.compression(),
+            declared: entry.size(),
+            stored: usize::try_from(entry.compressed_size()).ok()?,
+            crc: entry.crc32(),
+            start: usize::try_from(entry.data_start()?).ok()?,
+        })
+    }
+
+    /// A small part's stored bytes, copied out of the package so it can be decoded later
+    /// (`DetachedPart::read`), after the package is gone; `None` when the package does not
+    /// hold it plainly (absent, encrypted, stored bytes over `max_stored`).
+    pub fn detach(&mut self, name: &str, max_stored: usize) -> Option<DetachedPart> {
+        let part = self.raw_part(self.archive.index_for_name(name)?)?;
+        if part.stored > max_stored {
             return None;
         }
-        let out = match method {
-            CompressionMethod::Stored => {
-                if data.len() as u64 > cap {
-                    return None;
-                }
-                data.to_vec()
-            }
-            CompressionMethod::Deflated => {
-                // Room past `cap` tells "too much" from "exactly enough"; 258 bytes of it (the
-                // longest match) also keep the inflater on its fast path to the very end, where a
-                // small part would otherwise be decoded mostly by the byte-wise slow path.
-                let mut out = Vec::with_capacity(cap as usize + FAST_PATH_ROOM);
-                let inflater = self.inflater.get_or_insert_with(|| {
-                    SPARE_INFLATER
-                        .try_with(std::cell::Cell::take)
-                        .ok()
-                        .flatten()
-                        .unwrap_or_else(|| Decompress::new(false))
-                });
-                inflater.reset(false);
-                let mut input = data;
-                loop {
-                    let (in_before, out_before) = (inflater.total_in(), inflater.total_out());
-                    let status = inflater
-                        .decompress_vec(input, &mut out, FlushDecompress::Finish)
-                        .ok()?;
-                    let consumed = usize::try_from(inflater.total_in() - in_before).ok()?;
-                    input = input.get(consumed..)?;
-                    if status == Status::StreamEnd {
-                        break;
-                    }
-                    let stalled = consumed == 0 && inflater.total_out() == out_before;
-                    if stalled || out.len() == out.capacity() {
-                        return None;
-                    }
-                }
-                if out.len() as u64 > cap {
-                    return None;
-                }
-                out
-            }
-            _ => return None,
-        };
-        (crc32fast::hash(&out) == crc).then_some(out)
+        let data = self.bytes.get(part.start..)?.get(..part.stored)?.to_vec();
+        Some(DetachedPart { part, data })
     }
+}
+
+struct RawPart {
+    method: CompressionMethod,
+    declared: u64,
+    stored: usize,
+    crc: u32,
+    start: usize,
+}
+
+/// A part's stored bytes held apart from its package (see `Package::detach`).
+pub struct DetachedPart {
+    part: RawPart,
+    data: Vec<u8>,
+}
+
+impl DetachedPart {
+    /// The part's bytes, at most `limit` of them; `None` when it does not decode to its
+    /// declared size and CRC within that.
+    pub fn read(&self, limit: u64) -> Option<Vec<u8>> {
+        let mut inflater = spare_inflater();
+        let out = decode(
+            self.part.method,
+            &self.data,
+            self.part.declared.min(limit),
+            self.part.crc,
+            &mut inflater,
+        );
+        let _ = SPARE_INFLATER.try_with(|spare| spare.set(Some(inflater)));
+        out
+    }
+}
+
+/// The thread's spare inflater (one is kept between packages), or a new one.
+fn spare_inflater() -> Decompress {
+    SPARE_INFLATER
+        .try_with(std::cell::Cell::take)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| Decompress::new(false))
+}
+
+/// A stored or deflated part's bytes from its stored `data`, inflated into a buffer of its
+/// declared size capped at `cap`; `None` on another method, a stream that does not end within
+/// its stored bytes, more output than `cap`, or a CRC mismatch.
+fn decode(
+    method: CompressionMethod,
+    data: &[u8],
+    cap: u64,
+    crc: u32,
+    inflater: &mut Decompress,
+) -> Option<Vec<u8>> {
+    // The zip crate refuses output beyond the declared size; we beyond the limit too.
+    if cap > IN_PLACE_MAX_BYTES {
+        return None;
+    }
+    let out = match method {
+        CompressionMethod::Stored => {
+            if data.len() as u64 > cap {
+                return None;
+            }
+            data.to_vec()
+        }
+        CompressionMethod::Deflated => {
+            // Room past `cap` tells "too much" from "exactly enough"; 258 bytes of it (the
+            // longest match) also keep the inflater on its fast path to the very end, where a
+            // small part would otherwise be decoded mostly by the byte-wise slow path.
+            let mut out = Vec::with_capacity(cap as usize + FAST_PATH_ROOM);
+            inflater.reset(false);
+            let mut input = data;
+            loop {
+                let (in_before, out_before) = (inflater.total_in(), inflater.total_out());
+                let status = inflater
+                    .decompress_vec(input, &mut out, FlushDecompress::Finish)
+                    .ok()?;
+                let consumed = usize::try_from(inflater.total_in() - in_before).ok()?;
+                input = input.get(consumed..)?;
+                if status == Status::StreamEnd {
+                    break;
+                }
+                let stalled = consumed == 0 && inflater.total_out() == out_before;
+                if stalled || out.len() == out.capacity() {
+                    return None;
+                }
+            }
+            if out.len() as u64 > cap {
+                return None;
+            }
+            out
+        }
+        _ => return None,
+    };
+    (crc32fast::hash(&out) == crc).then_some(out)
 }
 
 /// An entry name that is absolute (`/etc`, `C:\\x`) or has a `..` segment.
@@ -347,6 +416,29 @@ mod tests {
         // Beyond the limit the in-place path declines (the zip path reports it).
         let index = pkg.archive.index_for_name("deflated").unwrap();
         assert!(pkg.inflate_in_place(index, big.len() as u64 - 1).is_none());
+    }
+
+    /// A detached part decodes, after its package is gone, to what the package reads; too many
+    /// stored bytes are not kept, too much output is refused.
+    #[test]
+    fn detached_parts_read_what_the_package_reads() {
+        let text = b"<hv:HCFVersion major=\"5\" minor=\"1\"/>".repeat(30);
+        let bytes = zip_of(&[
+            ("stored", &text, CompressionMethod::Stored),
+            ("deflated", &text, CompressionMethod::Deflated),
+        ]);
+        let mut pkg = Package::open(&bytes, &Limits::default()).unwrap();
+        let parts: Vec<DetachedPart> = ["stored", "deflated"]
+            .iter()
+            .map(|name| pkg.detach(name, 4096).expect(name))
+            .collect();
+        assert!(pkg.detach("stored", 100).is_none(), "more stored bytes than allowed");
+        assert!(pkg.detach("absent", 4096).is_none());
+        drop(pkg);
+        for part in &parts {
+            assert_eq!(part.read(u64::MAX).as_deref(), Some(&text[..]));
+            assert!(part.read(text.len() as u64 - 1).is_none());
+        }
     }
 
     #[test]
