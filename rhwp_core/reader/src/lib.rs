@@ -8,6 +8,7 @@
 //! No Python here: `cargo test` and the fuzz target drive it directly.
 
 pub mod chart;
+pub mod deferred;
 pub mod error;
 pub mod fuzzing;
 pub mod hwp5;

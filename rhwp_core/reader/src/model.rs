@@ -8,8 +8,8 @@
 //!
 //! Units: lengths are HWPUNIT (1/7200 inch), as both formats store them.
 
-use serde::{Serialize, Serializer};
-use std::sync::{Arc, OnceLock};
+use crate::deferred::Deferred;
+use serde::Serialize;
 
 /// Bumped whenever the JSON shape changes in a way a consumer could notice.
 pub const SCHEMA_VERSION: &str = "1.0";
@@ -238,8 +238,9 @@ pub struct Section {
 pub struct Document {
     pub schema_version: &'static str,
     pub format: Format,
-    /// `5.0.3.4` for HWP; the package's version for HWPX.
-    pub version: Version,
+    /// `5.0.3.4` for HWP; the package's version for HWPX (read when first asked for: HWPX keeps
+    /// it in a part of its own, `version.xml`, that nothing but the summary and the IR need).
+    pub version: Deferred<String>,
     pub compressed: bool,
     pub distribution: bool,
     pub metadata: Metadata,
@@ -258,7 +259,7 @@ impl Document {
         Document {
             schema_version: SCHEMA_VERSION,
             format,
-            version: Version::default(),
+            version: Deferred::default(),
             compressed: false,
             distribution: false,
             metadata: Metadata::default(),
@@ -353,48 +354,5 @@ impl Block {
             Block::Shape(_) => "shape",
             Block::Unknown(_) => "unknown",
         }
-    }
-}
-
-/// A document's format version, known when reading (HWP: the file header) or read when first
-/// asked for: HWPX keeps it in a part of its own (`version.xml`) that nothing but the summary
-/// and the IR need, and inflating that part costs a small document about 4% of its read.
-#[derive(Clone, Default)]
-pub struct Version {
-    value: OnceLock<String>,
-    read: Option<Arc<dyn Fn() -> String + Send + Sync>>,
-}
-
-impl Version {
-    pub fn known(value: String) -> Self {
-        Version {
-            value: OnceLock::from(value),
-            read: None,
-        }
-    }
-
-    /// A version `read` gives when first asked for (once; it must not fail: "" when unknown).
-    pub fn deferred(read: impl Fn() -> String + Send + Sync + 'static) -> Self {
-        Version {
-            value: OnceLock::new(),
-            read: Some(Arc::new(read)),
-        }
-    }
-
-    pub fn get(&self) -> &str {
-        self.value
-            .get_or_init(|| self.read.as_ref().map(|read| read()).unwrap_or_default())
-    }
-}
-
-impl std::fmt::Debug for Version {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.get(), f)
-    }
-}
-
-impl Serialize for Version {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.get())
     }
 }

@@ -19,7 +19,8 @@ pub mod doc_info;
 pub mod record;
 pub mod summary_info;
 
-use crate::model::{Format, Version};
+use crate::deferred::Deferred;
+use crate::model::Format;
 use crate::{Document, Error, ErrorCode, Options, Result};
 use container::{Container, FileHeader};
 
@@ -36,7 +37,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     }
     let header = FileHeader::parse(&container.read_raw("FileHeader")?)?;
     let mut doc = Document::new(Format::Hwp);
-    doc.version = Version::known(header.version_string());
+    doc.version = Deferred::known(header.version_string());
     doc.compressed = header.compressed;
     doc.distribution = header.distribution;
 

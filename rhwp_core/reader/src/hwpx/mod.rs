@@ -32,7 +32,8 @@ pub mod package;
 pub mod section;
 pub mod xml;
 
-use crate::model::{BinData, Document, Format, Version};
+use crate::deferred::Deferred;
+use crate::model::{BinData, Document, Format};
 use crate::{Error, ErrorCode, Options, Result};
 use content::{section_number, PackageDocument};
 use package::{Package, CONTENT_HPF};
@@ -315,20 +316,20 @@ fn chart_parts(pkg: &mut Package<'_>, names: &[String]) -> Result<HashMap<String
     Ok(charts)
 }
 
-/// The package's version (`version.xml`), read when first asked for (`model::Version`): its
+/// The package's version (`version.xml`), read when first asked for (`Deferred`): its
 /// stored bytes are kept, a few hundred as written.
-fn package_version(pkg: &mut Package<'_>) -> Version {
+fn package_version(pkg: &mut Package<'_>) -> Deferred<String> {
     /// Bounds for keeping and inflating the part: far above any real `version.xml`; past them
     /// the version is unknown ("") as for a damaged part.
     const MAX_STORED: usize = 16 << 10;
     const MAX_INFLATED: u64 = 256 << 10;
     match pkg.detach("version.xml", MAX_STORED) {
-        Some(part) => Version::deferred(move || {
+        Some(part) => Deferred::when_asked(move || {
             part.read(MAX_INFLATED)
                 .and_then(|bytes| version_of(&bytes))
                 .unwrap_or_default()
         }),
-        None => Version::default(),
+        None => Deferred::default(),
     }
 }
 

@@ -432,7 +432,10 @@ mod tests {
             .iter()
             .map(|name| pkg.detach(name, 4096).expect(name))
             .collect();
-        assert!(pkg.detach("stored", 100).is_none(), "more stored bytes than allowed");
+        assert!(
+            pkg.detach("stored", 100).is_none(),
+            "more stored bytes than allowed"
+        );
         assert!(pkg.detach("absent", 4096).is_none());
         drop(pkg);
         for part in &parts {
