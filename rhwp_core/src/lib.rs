@@ -16,8 +16,10 @@ mod ir_objects;
 /// The reader builds its model from many small allocations (paragraph texts, runs, cells,
 /// attribute values). mimalloc serves them faster than glibc's malloc: parse + text 5.7% faster
 /// by geometric mean over the HWPX corpus and 13.7% over the HWP corpus, up to 13% on
-/// table-heavy documents (benches/README.md, "The allocator"). Only this extension's Rust
-/// allocations use it; Python's own stay with Python's allocator.
+/// table-heavy documents (benches/README.md, "Where the rest goes (HWPX)"). The price is peak
+/// memory: about 6x the inflated size for large documents instead of 2x (README "Decisions");
+/// deleting these two lines reverts it. Only this extension's Rust allocations use it; Python's
+/// own stay with Python's allocator.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
