@@ -165,7 +165,8 @@ fn same_name(a: Option<&str>, b: Option<&str>) -> bool {
 #[inline(always)]
 fn attr_value<'a>(value: Cow<'a, str>) -> Cow<'a, str> {
     match value {
-        Cow::Borrowed(v) if !v.as_bytes().contains(&b'&') => Cow::Borrowed(v),
+        // Values are short: a plain loop, not a call to `memchr`.
+        Cow::Borrowed(v) if !v.bytes().any(|c| c == b'&') => Cow::Borrowed(v),
         other => Cow::Owned(unescape_attr(&other)),
     }
 }
@@ -205,36 +206,59 @@ struct Unusual;
 impl<'i> LazyTag<'i> {
     /// The attributes in document order; an `Err` (then the end) at the
     /// first piece of syntax not split exactly as quick-xml would.
-    fn spans(&self) -> impl Iterator<Item = std::result::Result<AttrSpan, Unusual>> + 'i {
-        let b = self.text.as_bytes();
-        let end = self.content.1;
-        let mut i = self.content.0 + self.name_len;
-        let mut done = false;
-        std::iter::from_fn(move || {
-            if done {
-                return None;
-            }
-            match next_attr(b, i, end) {
-                Ok(Some((span, next))) => {
-                    i = next;
-                    Some(Ok(span))
-                }
-                Ok(None) => {
-                    done = true;
-                    None
-                }
-                Err(u) => {
-                    done = true;
-                    Some(Err(u))
-                }
-            }
-        })
+    #[inline]
+    fn spans(&self) -> AttrSpans<'i> {
+        AttrSpans {
+            text: self.text.as_bytes(),
+            at: self.content.0 + self.name_len,
+            end: self.content.1,
+            done: false,
+        }
     }
 
     /// The tag as quick-xml's start event (what the compat engine would see).
     fn quick(&self) -> Option<BytesStart<'i>> {
         let content = self.text.get(self.content.0..self.content.1)?;
         Some(BytesStart::from_content(content, self.name_len))
+    }
+}
+
+/// The attributes of a start tag (`LazyTag::spans`).
+struct AttrSpans<'i> {
+    text: &'i [u8],
+    at: usize,
+    end: usize,
+    done: bool,
+}
+
+impl Iterator for AttrSpans<'_> {
+    type Item = std::result::Result<AttrSpan, Unusual>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        // The usual form first, inline; after the end or an `Err` it fails
+        // again at the same place, and `done` answers.
+        if let Some((span, next)) = plain_attr(self.text, self.at, self.end) {
+            self.at = next;
+            return Some(Ok(span));
+        }
+        if self.done {
+            return None;
+        }
+        match next_attr_general(self.text, self.at, self.end) {
+            Ok(Some((span, next))) => {
+                self.at = next;
+                Some(Ok(span))
+            }
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(u) => {
+                self.done = true;
+                Some(Err(u))
+            }
+        }
     }
 }
 
@@ -255,13 +279,77 @@ static ENDS_NAME: [bool; 256] = {
     t
 };
 
+/// Bytes that may be part of an attribute's key (not in `ENDS_KEY`).
+static KEY_BYTE: [bool; 256] = {
+    let mut t = [true; 256];
+    let mut k = 0;
+    while k < ENDS_KEY.len() {
+        t[ENDS_KEY[k] as usize] = false;
+        k += 1;
+    }
+    t
+};
+
+/// The attribute at `i` in the form every OWPML writer uses, ` key="value"` (one
+/// space, no space around `=`), read eight bytes at a time: every byte that
+/// ends a key is below 0x40, so a key runs at least to the first such byte,
+/// and usually (letters only) ends there at its `=`. `None` for anything
+/// else (`next_attr_general` then decides), so where it answers it answers
+/// as `next_attr_general` would.
+#[inline(always)]
+fn plain_attr(text: &[u8], i: usize, end: usize) -> Option<(AttrSpan, usize)> {
+    const HIGH_BITS: u64 = u64::from_le_bytes([0xC0; 8]);
+    const QUOTES: u64 = u64::from_le_bytes([b'"'; 8]);
+    let b = text.get(..end)?;
+    if *b.get(i)? != b' ' {
+        return None;
+    }
+    let key_start = i + 1;
+    let mut k = key_start;
+    // Words may run past `end` into the rest of the part: the tag's own `>`
+    // or `/` there is below 0x40 too, and the position is checked after.
+    while let Some(word) = text.get(k..k + 8) {
+        let low = zero_bytes(u64::from_le_bytes(word.try_into().ok()?) & HIGH_BITS);
+        if low != 0 {
+            k += (low.trailing_zeros() / 8) as usize;
+            break;
+        }
+        k += 8;
+    }
+    // Digits, `:`, `-`, `.` are below 0x40 but belong to keys.
+    while k < b.len() && KEY_BYTE[usize::from(b[k])] {
+        k += 1;
+    }
+    if k == key_start || b.get(k..k + 2)? != b"=\"" {
+        return None;
+    }
+    let value_start = k + 2;
+    let mut v = value_start;
+    while let Some(word) = text.get(v..v + 8) {
+        let hits = zero_bytes(u64::from_le_bytes(word.try_into().ok()?) ^ QUOTES);
+        if hits != 0 {
+            v += (hits.trailing_zeros() / 8) as usize;
+            break;
+        }
+        v += 8;
+    }
+    while *b.get(v)? != b'"' {
+        v += 1;
+    }
+    let span = AttrSpan {
+        key: (key_start, k),
+        value: (value_start, v),
+    };
+    Some((span, v + 1))
+}
+
 /// The attribute starting at or after `i` (whitespace first) in a start tag
 /// whose attributes end at `end`: its span and where the next may begin, or
 /// `None` at the end. Accepts only `key = "value"` / `'value'` preceded by
 /// whitespace, with a key free of quotes, `=`, `<`, `>`, `/` and
 /// whitespace: what quick-xml splits the same way.
-#[inline]
-fn next_attr(
+#[cold]
+fn next_attr_general(
     b: &[u8],
     i: usize,
     end: usize,
@@ -378,7 +466,15 @@ pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
             .map(|v| attr_value(Cow::Borrowed(v))),
         TagRepr::Lazy(tag) => {
             let text = tag.text;
-            for a in tag.spans() {
+            let mut spans = tag.spans();
+            // The usual form, without the iterator's bookkeeping.
+            while let Some((a, next)) = plain_attr(spans.text, spans.at, spans.end) {
+                if a.key(text).is_some_and(|k| key_is_bytes(k, key)) {
+                    return a.value(text).map(|v| attr_value(Cow::Borrowed(v)));
+                }
+                spans.at = next;
+            }
+            for a in spans {
                 match a {
                     // Everything before it was split as quick-xml splits it,
                     // so it is the first attribute quick-xml would find too.
@@ -401,49 +497,80 @@ pub fn attr<'a>(e: &'a Tag<'_, '_>, key: &str) -> Option<Cow<'a, str>> {
 
 /// Several attributes in one pass over the element's attributes.
 pub fn attrs<'a, const N: usize>(e: &'a Tag<'_, '_>, keys: [&str; N]) -> [Option<Cow<'a, str>>; N] {
+    let mut wanted = Wanted::new(keys);
     match &e.0 {
-        TagRepr::Quick(e) => quick_attrs(e, keys),
-        TagRepr::Split { text, spans } => spans_attrs(text, spans.iter().map(|&a| Ok(a)), keys)
-            .unwrap_or_else(|| std::array::from_fn(|_| None)),
-        TagRepr::Lazy(tag) => match spans_attrs(tag.text, tag.spans(), keys) {
-            Some(out) => out,
-            // Syntax split by quick-xml: its answer.
-            None => match tag.quick() {
-                Some(q) => quick_attrs(&q, keys).map(|v| v.map(into_owned)),
-                None => std::array::from_fn(|_| None),
-            },
-        },
-    }
-}
-
-/// `attrs` over attributes split by the fast engine; `None` when the split
-/// meets syntax it leaves to quick-xml.
-#[inline]
-fn spans_attrs<'a, const N: usize>(
-    text: &'a str,
-    spans: impl Iterator<Item = std::result::Result<AttrSpan, Unusual>>,
-    keys: [&str; N],
-) -> Option<[Option<Cow<'a, str>>; N]> {
-    let mut out: [Option<Cow<'a, str>>; N] = std::array::from_fn(|_| None);
-    let mut found = 0;
-    for a in spans {
-        let a = a.ok()?;
-        let Some(k) = a.key(text) else { continue };
-        // Values are sliced only for the keys asked for; the first
-        // occurrence of each key wins (later duplicates are ignored).
-        if let Some(i) = keys.iter().position(|key| key_is_bytes(k, key)) {
-            if out[i].is_none() {
-                if let Some(v) = a.value(text) {
-                    out[i] = Some(attr_value(Cow::Borrowed(v)));
-                    found += 1;
-                    if found == N {
-                        break;
+        TagRepr::Quick(e) => return quick_attrs(e, keys),
+        TagRepr::Split { text, spans } => {
+            for &a in spans.iter() {
+                if wanted.take(text, a) {
+                    break;
+                }
+            }
+        }
+        TagRepr::Lazy(tag) => {
+            let mut spans = tag.spans();
+            // The usual form, without the iterator's bookkeeping.
+            while let Some((a, next)) = plain_attr(spans.text, spans.at, spans.end) {
+                spans.at = next;
+                if wanted.take(tag.text, a) {
+                    return wanted.values;
+                }
+            }
+            for a in spans {
+                match a {
+                    Ok(a) => {
+                        if wanted.take(tag.text, a) {
+                            break;
+                        }
+                    }
+                    // Syntax split by quick-xml: its answer.
+                    Err(Unusual) => {
+                        return match tag.quick() {
+                            Some(q) => quick_attrs(&q, keys).map(|v| v.map(into_owned)),
+                            None => std::array::from_fn(|_| None),
+                        }
                     }
                 }
             }
         }
     }
-    Some(out)
+    wanted.values
+}
+
+/// The values `attrs` has found so far.
+struct Wanted<'a, 'k, const N: usize> {
+    keys: [&'k str; N],
+    values: [Option<Cow<'a, str>>; N],
+    found: usize,
+}
+
+impl<'a, 'k, const N: usize> Wanted<'a, 'k, N> {
+    fn new(keys: [&'k str; N]) -> Self {
+        Wanted {
+            keys,
+            values: std::array::from_fn(|_| None),
+            found: 0,
+        }
+    }
+
+    /// Note one attribute split by the fast engine; true once every key has
+    /// its value. Values are sliced only for the keys asked for; the first
+    /// occurrence of each key wins (later duplicates are ignored).
+    #[inline(always)]
+    fn take(&mut self, text: &'a str, a: AttrSpan) -> bool {
+        let Some(k) = a.key(text) else {
+            return false;
+        };
+        if let Some(i) = self.keys.iter().position(|key| key_is_bytes(k, key)) {
+            if self.values[i].is_none() {
+                if let Some(v) = a.value(text) {
+                    self.values[i] = Some(attr_value(Cow::Borrowed(v)));
+                    self.found += 1;
+                }
+            }
+        }
+        self.found == N
+    }
 }
 
 /// The start tag an element's bytes begin with (a span from `Step::Children`),
@@ -545,8 +672,16 @@ pub fn parse_u32(v: &str) -> Option<u32> {
     // Up to nine plain digits cannot overflow: read them directly (what
     // `parse` would give), anything else the general way.
     let b = v.as_bytes();
-    if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
-        return Some(b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')));
+    if !b.is_empty() && b.len() <= 9 {
+        let mut n = 0u32;
+        for &c in b {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                return v.trim().parse::<u32>().ok();
+            }
+            n = n * 10 + u32::from(d);
+        }
+        return Some(n);
     }
     v.trim().parse::<u32>().ok()
 }
@@ -1221,13 +1356,17 @@ impl<'i> Bindings<'i> {
     }
 
     /// Is an element with this prefix in an OWPML namespace (or in none)?
-    #[inline]
+    #[inline(always)]
     fn is_owpml(&mut self, prefix: Option<&'i str>) -> bool {
-        if let Some((p, ok)) = self.last {
-            if same_name(p, prefix) {
-                return ok;
-            }
+        match self.last {
+            Some((p, ok)) if same_name(p, prefix) => ok,
+            _ => self.resolve(prefix),
         }
+    }
+
+    /// `is_owpml` for a prefix other than the last one's, remembered.
+    #[inline(never)]
+    fn resolve(&mut self, prefix: Option<&'i str>) -> bool {
         let found = self
             .stack
             .iter()
@@ -2833,6 +2972,53 @@ mod tests {
             "{ends} of {cases}"
         );
     }
+    /// Wherever the plain form's reader answers, the general reader gives the
+    /// same attribute: at every start and end in tags of many shapes, and with
+    /// each byte replaced by the bytes that end keys and values.
+    #[test]
+    fn plain_attributes_read_as_the_general_reader_reads_them() {
+        let tags: &[&[u8]] = &[
+            b"<hp:lineseg textpos=\"0\" vertpos=\"1760\" vertsize=\"1100\" horzsize=\"42520\" flags=\"393216\"/>",
+            b"<hp:p id=\"2147483648\" paraPrIDRef=\"3\" styleIDRef=\"0\" pageBreak=\"0\" columnBreak=\"0\" merged=\"0\">",
+            b"<a k1=\"\" x:y=\"v\" a-b.c=\"&amp;\" \xea\xb0\x80=\"\xeb\x82\x98\" averyveryverylongattributename=\"a value longer than sixteen bytes\"/>",
+            b"<a  b=\"1\" c =\"2\" d= \"3\" e='4' f=\"5\"g=\"6\" h=\">\"/>",
+        ];
+        let noise = [
+            b' ', b'=', b'"', b'\'', b'<', b'>', b'/', b'\t', b'1', b':', 0xff,
+        ];
+        let mut variants: Vec<Vec<u8>> = tags.iter().map(|t| t.to_vec()).collect();
+        for t in tags {
+            for at in 0..t.len() {
+                for &n in &noise {
+                    let mut v = t.to_vec();
+                    v[at] = n;
+                    variants.push(v);
+                }
+            }
+        }
+        let mut answered = 0;
+        for v in &variants {
+            for end in 0..=v.len() {
+                for i in 0..end {
+                    if let Some((span, next)) = plain_attr(v, i, end) {
+                        answered += 1;
+                        let general = next_attr_general(v, i, end);
+                        let Ok(Some((g, g_next))) = general else {
+                            panic!("{:?} at {i}..{end}", String::from_utf8_lossy(v));
+                        };
+                        assert_eq!(
+                            (span.key, span.value, next),
+                            (g.key, g.value, g_next),
+                            "{:?} at {i}..{end}",
+                            String::from_utf8_lossy(v)
+                        );
+                    }
+                }
+            }
+        }
+        assert!(answered > 10_000, "{answered}");
+    }
+
     /// `first_of_within` reads past its range and masks: the same answers as
     /// `first_of` over the range alone, at every length and near the text's end.
     #[test]
