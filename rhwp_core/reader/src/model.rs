@@ -244,7 +244,9 @@ pub struct Document {
     pub compressed: bool,
     pub distribution: bool,
     pub metadata: Metadata,
-    pub styles: Vec<Style>,
+    /// Read when first asked for in HWPX (most callers want the text, which needs only
+    /// the styles its paragraphs name).
+    pub styles: Deferred<Vec<Style>>,
     pub bin_data: Vec<BinData>,
     pub sections: Vec<Section>,
     pub furniture: Vec<Furniture>,
@@ -263,7 +265,7 @@ impl Document {
             compressed: false,
             distribution: false,
             metadata: Metadata::default(),
-            styles: Vec::new(),
+            styles: Deferred::default(),
             bin_data: Vec::new(),
             sections: Vec::new(),
             furniture: Vec::new(),

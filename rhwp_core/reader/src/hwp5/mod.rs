@@ -117,7 +117,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     let mut bin_data = info.bin_data.clone();
     doc_info::attach_sizes(&mut bin_data, &container.stream_names("BinData"));
     doc.bin_data = bin_data;
-    doc.styles = info.styles.clone();
+    doc.styles = Deferred::known(info.styles.clone());
     doc.pages = if pages.has_layout {
         Some(pages.page)
     } else {

@@ -6,6 +6,7 @@ use super::xml::{
     attr, attr_u32, attrs, each_tag_within, parse_u32, start_tag, walk, walk_skipping,
     with_repair_owned, Flow, Skipped, Span, Step, MAX_LISTED,
 };
+use crate::deferred::Deferred;
 use crate::limits::Limits;
 use crate::model::Style;
 use crate::Result;
@@ -55,12 +56,13 @@ pub struct Numbering {
 }
 
 /// The tables the sections look things up in. Character and paragraph
-/// properties, numberings and bullets are read lazily: the walk over the part
-/// only notes where each entry of those tables lies (checking the entries as
-/// quick-xml would when reading strictly, not at all when reading leniently);
-/// an entry is read the first time a paragraph refers to it. A typical header holds a few dozen of each, of which a short document
-/// uses a handful, and reading them all cost more than inflating the part.
-/// Styles are read at once: the model lists them all.
+/// properties, numberings, bullets and styles are read lazily: the walk over
+/// the part only notes where each entry of those tables lies (checking the
+/// entries as quick-xml would when reading strictly, not at all when reading
+/// leniently); an entry is read the first time a paragraph refers to it. A
+/// typical header holds a few dozen of each, of which a short document uses a
+/// handful, and reading them all cost more than inflating the part. The
+/// model's list of styles is read when it is first asked for (`style_list`).
 #[derive(Debug, Default)]
 pub struct Header {
     /// The part's text (repaired if its UTF-8 was not valid); entries are ranges of it.
@@ -71,9 +73,7 @@ pub struct Header {
     para_props: Table<Option<Heading>>,
     numberings: Table<Option<Numbering>>,
     bullets: Table<Option<String>>,
-    pub styles: Vec<Style>,
-    /// Index + 1 into `styles` by style id (0: no such style).
-    style_by_id: Vec<u32>,
+    styles: Table<Option<Style>>,
 }
 
 /// Where the entries of one table lie in the part, and those read so far.
@@ -193,8 +193,31 @@ impl Header {
     }
 
     pub fn style_name(&self, id: Option<u32>) -> Option<&str> {
-        let k = (*self.style_by_id.get(id? as usize)?).checked_sub(1)?;
-        self.styles.get(k as usize).map(|s| s.name.as_str())
+        self.styles
+            .get(&self.text, id?, read_style)?
+            .as_ref()
+            .map(|s| s.name.as_str())
+    }
+
+    /// Every style, in the order the part lists them, read when the model's list is first
+    /// asked for (most callers want the text, which needs only the styles paragraphs name).
+    /// Keeps a copy of the styles' own bytes, a small part of the header.
+    pub fn style_list(&self) -> Deferred<Vec<Style>> {
+        let spans = &self.styles.spans;
+        let (Some(&(first, _)), Some(&(_, last))) = (spans.first(), spans.last()) else {
+            return Deferred::known(Vec::new());
+        };
+        let Some(bytes) = self.text.get(first..last) else {
+            return Deferred::known(Vec::new());
+        };
+        let bytes: std::sync::Arc<[u8]> = bytes.into();
+        let spans: Vec<Span> = spans.iter().map(|&(a, b)| (a - first, b - first)).collect();
+        Deferred::when_asked(move || {
+            spans
+                .iter()
+                .filter_map(|&(a, b)| read_style(bytes.get(a..b)?))
+                .collect()
+        })
     }
 
     /// Walk one entry of a table (its text alone; lenient reading has not checked it yet).
@@ -316,6 +339,29 @@ fn bounded(mut s: String) -> String {
     s
 }
 
+/// One `style` entry, as the model lists it; `None` without a numeric id.
+fn read_style(entry: &[u8]) -> Option<Style> {
+    let (name, tag) = start_tag(entry)?;
+    if name != "style" {
+        return None;
+    }
+    let [id, name, english_name, kind] = attrs(&tag, ["id", "name", "engName", "type"]);
+    let id = id.and_then(|v| parse_u32(&v))?;
+    Some(Style {
+        id,
+        name: bounded(name.unwrap_or_default().into_owned()),
+        english_name: english_name
+            .map(|s| bounded(s.into_owned()))
+            .filter(|s| !s.is_empty()),
+        kind: if kind.as_deref() == Some("CHAR") {
+            "character"
+        } else {
+            "paragraph"
+        }
+        .into(),
+    })
+}
+
 /// Ids are dense small integers in practice; anything absurd is ignored
 /// rather than allowed to allocate a huge table.
 const MAX_TABLE_ID: u32 = 1 << 16;
@@ -361,6 +407,7 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
         para_props: Table::new("paraPr"),
         numberings: Table::new("numbering"),
         bullets: Table::new("bullet"),
+        styles: Table::new("style"),
         ..Header::default()
     };
     // The table whose entries the walk is listing.
@@ -383,7 +430,9 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
                     ..
                 } => return Ok(Flow::Skip),
                 Step::Open {
-                    name: table @ ("charProperties" | "paraProperties" | "numberings" | "bullets"),
+                    name:
+                        table @ ("charProperties" | "paraProperties" | "numberings" | "bullets"
+                        | "styles"),
                     owpml: true,
                     ..
                 } => {
@@ -391,6 +440,7 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
                         "charProperties" => "charProperties",
                         "paraProperties" => "paraProperties",
                         "numberings" => "numberings",
+                        "styles" => "styles",
                         _ => "bullets",
                     });
                     return Ok(Flow::SkipListing);
@@ -399,38 +449,10 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
                     Some("charProperties") => h.char_props.add(spans),
                     Some("paraProperties") => h.para_props.add(spans),
                     Some("numberings") => h.numberings.add(spans),
+                    Some("styles") => h.styles.add(spans),
                     Some(_) => h.bullets.add(spans),
                     None => {}
                 },
-                Step::Open {
-                    name: "style",
-                    owpml: true,
-                    start,
-                } => {
-                    let [id, name, english_name, kind] =
-                        attrs(start, ["id", "name", "engName", "type"]);
-                    let Some(id) = id.and_then(|v| parse_u32(&v)) else {
-                        return Ok(Flow::Continue);
-                    };
-                    let name = bounded(name.unwrap_or_default().into_owned());
-                    let english_name = english_name
-                        .map(|s| bounded(s.into_owned()))
-                        .filter(|s| !s.is_empty());
-                    let kind = if kind.as_deref() == Some("CHAR") {
-                        "character"
-                    } else {
-                        "paragraph"
-                    };
-                    if let Some(s) = slot(&mut h.style_by_id, id) {
-                        *s = h.styles.len() as u32 + 1;
-                    }
-                    h.styles.push(Style {
-                        id,
-                        name,
-                        english_name,
-                        kind: kind.into(),
-                    });
-                }
                 _ => {}
             }
             Ok(Flow::Continue)
@@ -450,8 +472,28 @@ mod tests {
           <hh:numberings><hh:numbering id="1"><hh:paraHead level="1" numFormat="DIGIT" start="1">^1.</hh:paraHead><hh:paraHead level="2" numFormat="HANGUL_SYLLABLE">^2)</hh:paraHead></hh:numbering></hh:numberings>
           <hh:bullets><hh:bullet id="1" char="•"/></hh:bullets>
           <hh:paraProperties><hh:paraPr id="0"><hh:heading type="NONE" idRef="0" level="0"/></hh:paraPr><hh:paraPr id="1"><hh:heading type="OUTLINE" idRef="0" level="2"/></hh:paraPr></hh:paraProperties>
-          <hh:styles><hh:style id="0" type="PARA" name="바탕글" engName="Normal"/></hh:styles></hh:refList></hh:head>"#;
+          <hh:styles><hh:style id="0" type="PARA" name="바탕글" engName="Normal"/><hh:style type="CHAR" name="no id"/><hh:style id="2" type="CHAR" name="강조" engName=""/></hh:styles></hh:refList></hh:head>"#;
         let h = parse(xml.as_bytes(), &Limits::default()).unwrap();
+        let listed: Vec<_> = h
+            .style_list()
+            .get()
+            .iter()
+            .map(|s| (s.id, s.name.clone(), s.english_name.clone(), s.kind.clone()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                (
+                    0,
+                    "바탕글".into(),
+                    Some("Normal".into()),
+                    "paragraph".into()
+                ),
+                (2, "강조".into(), None, "character".into()),
+            ]
+        );
+        assert_eq!(h.style_name(Some(2)), Some("강조"));
+        assert_eq!(h.style_name(Some(1)), None);
         assert!(
             h.char_style(Some(1)).bold
                 && h.char_style(Some(1)).underline

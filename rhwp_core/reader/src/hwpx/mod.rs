@@ -2,8 +2,8 @@
 //!
 //! - `package`: the zip, bounded by `Options::limits`; is it HWPX at all;
 //! - `content`: `Contents/content.hpf` (manifest, spine = section order, metadata);
-//! - `header`: `Contents/header.xml` (char/para properties, styles, numbering, bullets; all
-//!   but the styles read on demand, entry by entry);
+//! - `header`: `Contents/header.xml` (char/para properties, styles, numbering, bullets; each
+//!   entry read on demand, the model's list of styles when first asked for);
 //! - `section`: each `Contents/sectionN.xml`, streamed into blocks;
 //! - `xml`: the iterative, depth-bounded XML walk they share.
 //!
@@ -173,7 +173,7 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
     }
     doc.pages = state.has_layout.then_some(state.page.max(1));
     // The sections looked styles up by id; the list itself is the model's.
-    doc.styles = header.styles;
+    doc.styles = header.style_list();
     Ok(doc)
 }
 
