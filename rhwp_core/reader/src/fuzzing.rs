@@ -9,6 +9,8 @@ use crate::{hwp5, hwpx, summary, text, Options};
 fn exercise(doc: &Document) {
     let _ = text::document_text(doc, true);
     let _ = summary::summarize(doc);
+    // Read when first asked for (HWPX): the IR asks.
+    let _ = doc.styles.get().len();
 }
 
 /// Whole files, either format (target `read`).
@@ -84,5 +86,6 @@ pub fn hwpx_parts(data: &[u8], options: &Options) {
         let _ = header.bullet(id);
         let _ = header.style_name(Some(id));
     }
+    let _ = header.style_list().get().len();
     hwpx_section_with(section, options, &header);
 }

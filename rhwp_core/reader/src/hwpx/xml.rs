@@ -561,7 +561,14 @@ impl<'a, 'k, const N: usize> Wanted<'a, 'k, N> {
         let Some(k) = a.key(text) else {
             return false;
         };
-        if let Some(i) = self.keys.iter().position(|key| key_is_bytes(k, key)) {
+        // Writers put attributes in one order and callers ask in it: the key after the last
+        // found is tried first.
+        let next = self.keys.get(self.found).filter(|key| key_is_bytes(k, key));
+        let at = match next {
+            Some(_) => Some(self.found),
+            None => self.keys.iter().position(|key| key_is_bytes(k, key)),
+        };
+        if let Some(i) = at {
             if self.values[i].is_none() {
                 if let Some(v) = a.value(text) {
                     self.values[i] = Some(attr_value(Cow::Borrowed(v)));
