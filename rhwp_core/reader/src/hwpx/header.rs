@@ -211,7 +211,11 @@ impl Header {
             return Deferred::known(Vec::new());
         };
         let bytes: std::sync::Arc<[u8]> = bytes.into();
-        let spans: Vec<Span> = spans.iter().map(|&(a, b)| (a - first, b - first)).collect();
+        // Spans are in document order, so none starts before the first.
+        let spans: Vec<Span> = spans
+            .iter()
+            .map(|&(a, b)| (a.saturating_sub(first), b.saturating_sub(first)))
+            .collect();
         Deferred::when_asked(move || {
             spans
                 .iter()
