@@ -6,8 +6,9 @@
 //! as the `rhwp_core.ir` objects themselves (`ir_objects`), or as JSON.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyMemoryError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use rhwp_reader::{model::Document, Options};
 use std::sync::Arc;
 
@@ -30,6 +31,77 @@ create_exception!(
     "A reader error: args are (code, message, suggestion)."
 );
 
+/// Text on its way to a Python `str`, in the form CPython turns into one fastest. PyO3 hands
+/// strings over as UTF-8, and CPython's UTF-8 decoder is slow on mostly non-ASCII text once a
+/// character beyond the Basic Multilingual Plane forces its widest form: HWP's symbol fonts map
+/// to Plane 15 (U+F0000 up), and a long Korean government document holding a few such symbols
+/// took 7.7 ms to become a `str` (1.45M characters) where its UTF-32 form takes 0.8 ms. Such text
+/// is handed over as UTF-32 (converted without the GIL; 13% off that document's parse + text);
+/// all-BMP text and mostly-ASCII text go as UTF-8, which CPython decodes fast enough that the
+/// conversion would cost more than it saves (measured on the corpus: benches/README.md).
+enum PyText {
+    Utf8(String),
+    Utf32(Vec<u32>),
+}
+
+impl PyText {
+    fn new(text: String) -> Self {
+        // A character beyond the BMP is the only thing UTF-8 encodes with a lead byte from 0xF0;
+        // the maximum over chunks vectorizes (26 µs over 1.4 MB), a search for the first such
+        // byte does not.
+        let top = text
+            .as_bytes()
+            .chunks(4096)
+            .map(|chunk| chunk.iter().copied().max().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        if top < 0xF0 {
+            return PyText::Utf8(text);
+        }
+        // Mostly ASCII (under 1.5 bytes a character): CPython's UTF-8 decoder keeps up.
+        let chars = text.chars().count();
+        if text.len() * 2 < chars * 3 {
+            return PyText::Utf8(text);
+        }
+        let mut wide = Vec::with_capacity(chars);
+        wide.extend(text.chars().map(u32::from));
+        PyText::Utf32(wide)
+    }
+
+    fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, PyString>> {
+        match self {
+            PyText::Utf8(text) => Ok(PyString::new(py, &text)),
+            PyText::Utf32(wide) => {
+                let bytes = std::mem::size_of_val(wide.as_slice());
+                let size = pyo3::ffi::Py_ssize_t::try_from(bytes)
+                    .map_err(|_| PyMemoryError::new_err("text too large for a Python str"))?;
+                // The code units are in this machine's byte order: -1 says little-endian, 1 big.
+                let mut byteorder: std::os::raw::c_int = if cfg!(target_endian = "little") {
+                    -1
+                } else {
+                    1
+                };
+                // SAFETY: `wide` is a live, initialized buffer of `bytes` bytes for the whole call;
+                // the errors argument may be null (strict); `byteorder` is a valid int the call may
+                // write. The result is a new reference or null with a Python exception set, which
+                // `from_owned_ptr_or_err` turns into `Err`.
+                let object = unsafe {
+                    Bound::from_owned_ptr_or_err(
+                        py,
+                        pyo3::ffi::PyUnicode_DecodeUTF32(
+                            wide.as_ptr().cast(),
+                            size,
+                            std::ptr::null(),
+                            &mut byteorder,
+                        ),
+                    )
+                }?;
+                Ok(object.cast_into::<PyString>()?)
+            }
+        }
+    }
+}
+
 fn to_py_err(e: rhwp_reader::Error) -> PyErr {
     ReaderError::new_err((e.code.as_str(), e.message, e.suggestion))
 }
@@ -43,14 +115,20 @@ struct NativeDocument {
 #[pymethods]
 impl NativeDocument {
     /// All the text the document shows (DESIGN §3), paragraphs joined by `\n`.
-    fn extract_text(&self, py: Python<'_>, include_furniture: bool) -> String {
+    fn extract_text<'py>(
+        &self,
+        py: Python<'py>,
+        include_furniture: bool,
+    ) -> PyResult<Bound<'py, PyString>> {
         let doc = Arc::clone(&self.doc);
-        py.detach(move || rhwp_reader::text::document_text(&doc, include_furniture))
+        let text = py
+            .detach(move || PyText::new(rhwp_reader::text::document_text(&doc, include_furniture)));
+        text.into_py(py)
     }
 
     /// The text of page headers/footers and notes alone.
-    fn furniture_text(&self) -> String {
-        rhwp_reader::text::furniture_text(&self.doc)
+    fn furniture_text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        PyText::new(rhwp_reader::text::furniture_text(&self.doc)).into_py(py)
     }
 
     /// The text of every top-level block in reading order, with where it comes from:

@@ -134,3 +134,17 @@ def test_only_the_most_recent_irs_are_kept() -> None:
     assert docs[0]._ir is None
     assert docs[2]._ir is not None
     assert docs[0].to_ir() == first
+
+
+def test_text_beyond_the_basic_plane_comes_back_intact() -> None:
+    """Korean text holding Plane 15 symbols (HWP's symbol fonts) reaches Python as UTF-32, the
+    block texts as UTF-8: both routes must give the same characters."""
+    doc = rhwp_core.parse(FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp")
+    text = doc.extract_text()
+    blocks = doc.block_texts(include_furniture=True)
+    astral = [c for c in text if ord(c) > 0xFFFF]
+    assert len(astral) == 81
+    assert all(0xF0000 <= ord(c) <= 0xFFFFD for c in astral)
+    assert all(block.text in text for block in blocks)
+    assert sorted(c for block in blocks for c in block.text if ord(c) > 0xFFFF) == sorted(astral)
+    assert "규제 심사" in text
