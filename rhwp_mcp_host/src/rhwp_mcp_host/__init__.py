@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .contract import CallOutcome, Deny, FilePath, HostConfig, PathArgument, Register, ToolCall, normalize_path
+from .contract import (
+    CallOutcome,
+    Deny,
+    FilePath,
+    HostConfig,
+    PathArgument,
+    Register,
+    SourceSettings,
+    ToolCall,
+    caller_source,
+    normalize_path,
+    source_scheme,
+)
 from .errors import ERROR_CODES, ToolFailure
 from .hookspecs import PROJECT_NAME, hookimpl, hookspec
 from .packs import ENTRY_POINT_GROUP
@@ -30,10 +42,12 @@ __all__ = [
     "HostConfig",
     "PathArgument",
     "Register",
+    "SourceSettings",
     "ToolCall",
     "ToolFailure",
     "__version__",
     "build_server",
+    "caller_source",
     "create_host",
     "current_max_chars",
     "format_call",
@@ -42,6 +56,7 @@ __all__ = [
     "normalize_path",
     "page_list",
     "page_text",
+    "source_scheme",
 ]
 
 

@@ -19,6 +19,17 @@ from typing import Any
 from . import __version__
 from .packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
 from .paging import ENV_MAX_CHARS, parse_max_chars
+from .settings import (
+    ENV_AUTH_TOKEN_FILE,
+    HTTP_VARIABLES,
+    SOURCE_VARIABLES,
+    http_settings,
+    parse_dir,
+    parse_megabytes,
+    parse_seconds,
+    roots_from_env,
+    source_settings,
+)
 
 COMMANDS = ("serve", "packs", "call")
 
@@ -56,6 +67,72 @@ def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     )
 
 
+def _typed(parse: Any, flag: str) -> Any:
+    """An argparse type from a settings parser (which takes the setting's name for its messages)."""
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(flag, text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
+
+
+def _add_sources(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    """Where documents may come from besides local files (every command that calls tools)."""
+    default: Any = argparse.SUPPRESS if suppress else None
+    env = {name: variable for name, (variable, _) in SOURCE_VARIABLES.items()}
+    group = parser.add_argument_group("document sources (data: URIs and doc: handles are always accepted)")
+    for flag, name, text in (
+        ("--fetch", "fetch", "accept https:// URLs as documents and download them"),
+        ("--fetch-allow-http", "fetch_allow_http", "with --fetch, plain http:// URLs too"),
+        (
+            "--fetch-allow-private",
+            "fetch_allow_private",
+            "with --fetch, URLs on loopback, private and link-local addresses too (an intranet's documents)",
+        ),
+    ):
+        group.add_argument(
+            flag, action="store_const", const=True, dest=name, default=default, help=f"{text} (${env[name]})"
+        )
+    for flag, name, parse, metavar, text in (
+        ("--fetch-max-mb", "fetch_max_bytes", parse_megabytes, "MB", "largest download (default 50)"),
+        (
+            "--fetch-timeout",
+            "fetch_timeout",
+            parse_seconds,
+            "S",
+            "time for a whole download, redirects included (default 30)",
+        ),
+        ("--upload-max-mb", "upload_max_bytes", parse_megabytes, "MB", "largest upload or data: URI (default 50)"),
+        (
+            "--store-dir",
+            "store_dir",
+            parse_dir,
+            "DIR",
+            "where uploads and downloads are kept (default: a per-user temp dir)",
+        ),
+        (
+            "--store-max-mb",
+            "store_max_bytes",
+            parse_megabytes,
+            "MB",
+            "cap on the store (default 512); least recently used go first",
+        ),
+        (
+            "--store-ttl",
+            "store_ttl",
+            parse_seconds,
+            "S",
+            "seconds a stored document lives after its last use (default 3600)",
+        ),
+    ):
+        group.add_argument(
+            flag, type=_typed(parse, flag), dest=name, metavar=metavar, default=default, help=f"{text} (${env[name]})"
+        )
+
+
 def _add_serve(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument(
         "--transport",
@@ -69,6 +146,53 @@ def _add_serve(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument(
         "--port", type=int, default=argparse.SUPPRESS if suppress else 8000, help="HTTP port (default 8000)"
     )
+    default: Any = argparse.SUPPRESS if suppress else None
+    env = {name: variable for name, (variable, _) in HTTP_VARIABLES.items()}
+    http = parser.add_argument_group("HTTP service (with --transport streamable-http)")
+    http.add_argument(
+        "--stateless",
+        action="store_const",
+        const=True,
+        default=default,
+        help=f"no sessions: any replica behind a load balancer answers any request (${env['stateless']})",
+    )
+    http.add_argument(
+        "--allowed-host",
+        action="append",
+        dest="allowed_hosts",
+        metavar="NAME",
+        default=default,
+        help=f"a Host header to accept besides localhost (repeatable; a reverse proxy's public name) "
+        f"(${env['allowed_hosts']}, comma list)",
+    )
+    http.add_argument(
+        "--allowed-origin",
+        action="append",
+        dest="allowed_origins",
+        metavar="ORIGIN",
+        default=default,
+        help=f"a browser Origin to accept, e.g. https://app.example (repeatable) (${env['allowed_origins']})",
+    )
+    http.add_argument(
+        "--auth-token-file",
+        metavar="FILE",
+        default=default,
+        help=f"require 'Authorization: Bearer <the file's content>' on /mcp and /documents "
+        f"(${ENV_AUTH_TOKEN_FILE}, or the token itself in ${env['auth_token']})",
+    )
+    http.add_argument(
+        "--auth-provider",
+        metavar="MODULE:ATTR",
+        default=default,
+        help=f"a fastmcp AuthProvider (e.g. a JWTVerifier) or a function returning one (${env['auth_provider']})",
+    )
+    http.add_argument(
+        "--no-auth",
+        action="store_const",
+        const=True,
+        default=default,
+        help=f"serve a non-loopback --host without authentication, on purpose (${env['no_auth']})",
+    )
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -78,16 +202,19 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rhwp-mcp-host {__version__}")
     _add_common(parser, suppress=False)
+    _add_sources(parser, suppress=False)
     _add_serve(parser, suppress=False)
     sub = parser.add_subparsers(dest="command", metavar="{serve,packs,call}")
     serve = sub.add_parser("serve", help="serve MCP (the default command)")
     _add_common(serve, suppress=True)
+    _add_sources(serve, suppress=True)
     _add_serve(serve, suppress=True)
     packs = sub.add_parser("packs", help="list discovered packs, their tools and status")
     _add_common(packs, suppress=True)
     packs.add_argument("--json", action="store_true", help="machine-readable output")
     call = sub.add_parser("call", help="call one tool and print its result: rhwp-mcp call TOOL key=value ...")
     _add_common(call, suppress=True)
+    _add_sources(call, suppress=True)
     call.add_argument("tool")
     call.add_argument("arguments", nargs="*", metavar="key=value", help="values are parsed as JSON when they parse")
     return parser
@@ -108,11 +235,13 @@ def parse_call_arguments(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    flags = {name: getattr(args, name, None) for name in SOURCE_VARIABLES}
     return {
-        "roots": args.root or (),
+        "roots": args.root or roots_from_env(os.environ),
         "enable": args.enable,
         "disable": args.disable,
         "max_chars": args.max_chars,
+        "sources": source_settings(os.environ, **flags),
     }
 
 
@@ -125,19 +254,46 @@ def _create_host(args: argparse.Namespace, *, stdio: bool = False) -> Any:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    host = _create_host(args, stdio=args.transport == "stdio")
-    server = host.server
-    tools = sum(1 for p in host.packs.packs if p.status == "loaded" for _ in p.tools)
     if args.transport == "stdio":
-        stderr_line(f"serving {tools} tools over stdio")
+        host = _create_host(args, stdio=True)
+        stderr_line(f"serving {host.tool_count} tools over stdio")
         try:
-            server.run(transport="stdio", show_banner=False)
+            host.server.run(transport="stdio", show_banner=False)
         except KeyboardInterrupt:
             pass
         return 0
-    stderr_line(f"serving {tools} tools at http://{args.host}:{args.port}/mcp")
+    flags = {name: getattr(args, name, None) for name in HTTP_VARIABLES if name != "auth_token"}
+    settings = http_settings(
+        os.environ, auth_token_file=getattr(args, "auth_token_file", None), host=args.host, port=args.port, **flags
+    )
+    if not settings.loopback and not settings.has_auth and not settings.no_auth:
+        stderr_line(
+            f"refusing to serve {settings.host} without authentication: anyone who reaches this address could "
+            "read every document the server can. Give a token (--auth-token-file FILE or $RHWP_MCP_AUTH_TOKEN), "
+            "an --auth-provider, or --no-auth if something in front of the server authenticates"
+        )
+        return 2
+    host = _create_host(args)
+    from .webapp import build_app
+
+    app = build_app(host, settings)
+    where = f"[{settings.host}]" if ":" in settings.host else settings.host
+    mode = ", stateless" if settings.stateless else ""
+    auth = "bearer auth" if settings.has_auth else "no auth"
+    stderr_line(f"serving {host.tool_count} tools at http://{where}:{settings.port}/mcp ({auth}{mode})")
+    if not settings.loopback and not settings.allowed_hosts:
+        stderr_line("the Host header is not checked on a non-loopback address; --allowed-host NAME checks it")
+    import uvicorn
+
     try:
-        server.run(transport="streamable-http", host=args.host, port=args.port, path="/mcp", show_banner=False)
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+        )
     except KeyboardInterrupt:
         pass
     return 0

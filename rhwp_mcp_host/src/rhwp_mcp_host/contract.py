@@ -6,8 +6,10 @@ Kept free of fastmcp so that importing a pack (and ``rhwp-mcp packs``) stays che
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Protocol, TypeVar
@@ -27,6 +29,30 @@ class Deny:
     suggestion: str = ""
 
 
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SourceSettings:
+    """Where documents may come from besides local files (DESIGN §3, "Document sources")."""
+
+    fetch: bool = False
+    """--fetch: https:// URLs are downloaded (off by default: a server that fetches is a network client)."""
+    fetch_allow_http: bool = False
+    """--fetch-allow-http: plain http:// too."""
+    fetch_allow_private: bool = False
+    """--fetch-allow-private: loopback, private and link-local addresses too (intranets)."""
+    fetch_max_bytes: int = 50 * MiB
+    fetch_timeout: float = 30.0
+    upload_max_bytes: int = 50 * MiB
+    """The cap on one uploaded document (POST /documents) and on one decoded data: URI."""
+    store_dir: Path | None = None
+    """Where uploads and downloads are kept; None = a per-user directory under the system's temp dir."""
+    store_max_bytes: int = 512 * MiB
+    store_ttl: float = 3600.0
+    """Seconds a stored document lives after its last upload or use."""
+
+
 @dataclass(frozen=True)
 class HostConfig:
     """The server settings handed to every pack through ``rhwp_mcp_configure``."""
@@ -39,6 +65,7 @@ class HostConfig:
     """The environment the server started with (a snapshot)."""
     trace: bool = False
     """True when RHWP_MCP_TRACE=1: packs may log more on stderr."""
+    sources: SourceSettings = field(default_factory=SourceSettings)
 
 
 @dataclass
@@ -54,6 +81,9 @@ class ToolCall:
     started: float = field(default_factory=time.perf_counter)
     state: dict[str, Any] = field(default_factory=dict)
     """Scratch space shared by the hooks of one call (e.g. a start time)."""
+    sources: dict[str, str] = field(default_factory=dict)
+    """Path arguments that named a document source other than a local file (a data: URI, a doc:
+    handle, a URL), mapped to the local file the host resolved them to before the tool ran."""
 
 
 @dataclass(frozen=True)
@@ -95,10 +125,25 @@ class PathArgument:
         return "PathArgument()"
 
 
+# A URI scheme has two or more characters, so a Windows drive letter ("C:\\...") is not one.
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):")
+
+
+def source_scheme(value: str) -> str | None:
+    """The scheme of a path argument that names a document source other than a local file
+    (``data``, ``doc``, ``https``...), lowercased; None for a local path or a ``file:`` URI."""
+    match = _SCHEME.match(value.lstrip())
+    if match is None:
+        return None
+    scheme = match.group(1).lower()
+    return None if scheme == "file" else scheme
+
+
 def normalize_path(value: str) -> str:
     """The local path a path argument names: ``file://`` URIs decoded, ``~`` expanded.
 
-    Raises ValueError for a URI naming another host or another scheme, which cannot be read here.
+    Raises ValueError for a URI naming another host or another scheme, which is no local path
+    (the host resolves those document sources to local files before a tool runs).
     """
     text = value.strip()
     if text.lower().startswith("file:"):
@@ -110,11 +155,33 @@ def normalize_path(value: str) -> str:
         text = unquote(parts.path)
         if os.name == "nt" and len(text) > 2 and text[0] == "/" and text[2] == ":":
             text = text[1:]
-    elif "://" in text:
-        raise ValueError("only local paths and file:// URIs are accepted")
+    elif source_scheme(text) is not None or "://" in text:
+        raise ValueError("not a local path or file:// URI")
     if not text:
         raise ValueError("the path is empty")
     return os.path.expanduser(text)
+
+
+# During a call: the local file each resolved document source became -> what the caller named
+# (a doc: handle), so that a page's "next:" line and any echo of the path show the caller's name.
+_shown_as: ContextVar[Mapping[str, str] | None] = ContextVar("rhwp_mcp_shown_as", default=None)
+
+
+def caller_source(path: str) -> str:
+    """The name the caller can use again for ``path``: for a document the host resolved from a
+    data: URI, an upload or a URL, its ``doc:<sha256>`` handle; any other path unchanged.
+
+    Packs echo paths through this (``format_call`` does it for them), so a response never shows
+    the server's storage paths and a follow-up call does not download or decode the source again.
+    """
+    shown = _shown_as.get()
+    return shown.get(path, path) if shown else path
+
+
+PATH_DESCRIPTION = (
+    "The document: a path on the machine where the server runs (absolute, or a file:// URI), "
+    "a data: URI (base64), or a doc:<sha256> handle from the server's upload endpoint."
+)
 
 
 def _validate_path(value: Any) -> Any:
@@ -125,7 +192,8 @@ FilePath = Annotated[
     str,
     PathArgument(),
     BeforeValidator(_validate_path),
-    Field(description="Path of a file on the machine where the server runs (absolute, or a file:// URI)."),
+    Field(description=PATH_DESCRIPTION),
 ]
-"""Annotate a tool's path parameters with this: the tool receives a plain local path, and the
-built-in path policy (``--root``) checks every argument so marked before the tool runs."""
+"""Annotate a tool's path parameters with this: the tool receives a plain local path. The host
+resolves the other document sources (data: URIs, doc: handles, URLs) to read-only local files
+before the tool runs, and the built-in path policy (``--root``) checks local paths."""

@@ -31,6 +31,18 @@ def rhwp_mcp_before_call(call: ToolCall) -> Deny | None:
     """Inspect a call before the tool runs; return a :class:`Deny` to refuse it (the first deny wins)."""
 
 
+@hookspec(firstresult=True)
+def rhwp_mcp_open_source(source: str, scheme: str, call: ToolCall) -> str | None:
+    """Turn a path argument that names no local file (``scheme`` is its URI scheme, lowercased:
+    ``data``, ``doc``, ``https``...) into the path of a local, read-only file; return None to let
+    another plugin answer. Raise :class:`~rhwp_mcp_host.ToolFailure` to refuse it.
+
+    Runs after the before-call hooks (so a deny costs no download), in a worker thread (it may
+    block on I/O). The built-in ``builtin:document-sources`` answers data:, doc:, https: and http:;
+    a pack may add schemes of its own (s3:, say) and every tool's path accepts them.
+    """
+
+
 @hookspec
 def rhwp_mcp_after_call(call: ToolCall, outcome: CallOutcome) -> None:
     """Observe a finished call (also a denied or failed one); exceptions here are logged, never fatal."""

@@ -17,6 +17,7 @@ from typing import Any
 
 import pydantic_core
 
+from .contract import caller_source
 from .errors import INVALID_INPUT, TOO_LARGE, ToolFailure
 
 # Korean text runs about one token per syllable: 20,000 characters stay under the 25k-token
@@ -59,8 +60,14 @@ def current_max_chars() -> int:
 
 
 def format_call(tool: str, /, **arguments: Any) -> str:
-    """Render a call the way the cut line shows it: ``extract_text(path="/a.hwp", offset=40000)``."""
-    rendered = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())
+    """Render a call the way the cut line shows it: ``extract_text(path="/a.hwp", offset=40000)``.
+
+    A path the host resolved from a data: URI, an upload or a URL is shown as its doc: handle.
+    """
+    rendered = ", ".join(
+        f"{k}={json.dumps(caller_source(v) if isinstance(v, str) else v, ensure_ascii=False)}"
+        for k, v in arguments.items()
+    )
     return f"{tool}({rendered})"
 
 

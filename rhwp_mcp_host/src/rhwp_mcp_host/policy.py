@@ -2,6 +2,8 @@
 
 - ``builtin:path-policy``: with ``--root DIR`` given, every argument declared as ``FilePath``
   must resolve (symlinks and ``..`` followed, via realpath) inside one of the roots.
+- ``builtin:document-sources``: data: URIs, doc: handles and (with --fetch) URLs become local
+  files before the tool runs (:mod:`rhwp_mcp_host.sources`).
 - ``builtin:trace``: with RHWP_MCP_TRACE=1, one stderr line per call start and end, with timing.
 """
 
@@ -16,6 +18,8 @@ from typing import Any
 from .contract import CallOutcome, Deny, HostConfig, ToolCall, normalize_path
 from .errors import PERMISSION_DENIED
 from .hookspecs import hookimpl
+from .sources import DocumentSources
+from .store import DocumentStore
 
 
 def resolve_roots(roots: Iterable[str | os.PathLike[str]]) -> tuple[Path, ...]:
@@ -93,8 +97,13 @@ class Tracer:
         self.log(f"trace: done {call.tool} in {outcome.elapsed * 1000:.1f} ms: {result}")
 
 
-def builtin_plugins(*, trace: bool, log: Callable[[str], None]) -> list[tuple[str, Any]]:
-    plugins: list[tuple[str, Any]] = [("builtin:path-policy", PathPolicy())]
+def builtin_plugins(
+    *, trace: bool, log: Callable[[str], None], store: DocumentStore | None = None
+) -> list[tuple[str, Any]]:
+    plugins: list[tuple[str, Any]] = [
+        ("builtin:path-policy", PathPolicy()),
+        ("builtin:document-sources", DocumentSources(store)),
+    ]
     if trace:
         plugins.append(("builtin:trace", Tracer(log)))
     return plugins

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 import pydantic
 from fastmcp import FastMCP
 from fastmcp.exceptions import NotFoundError
@@ -26,7 +27,16 @@ from fastmcp.tools.base import ToolResult
 from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
 
 from . import __version__, paging
-from .contract import CallOutcome, Deny, HostConfig, ToolCall
+from .contract import (
+    PATH_DESCRIPTION,
+    CallOutcome,
+    Deny,
+    HostConfig,
+    SourceSettings,
+    ToolCall,
+    _shown_as,
+    source_scheme,
+)
 from .errors import (
     INTERNAL_ERROR,
     INVALID_INPUT,
@@ -38,6 +48,8 @@ from .errors import (
 )
 from .packs import ENV_TRACE, PackSet, load_packs, stderr_line
 from .policy import builtin_plugins, resolve_roots
+from .settings import source_settings
+from .store import HANDLE_PREFIX, DocumentStore, default_store_dir
 
 log = logging.getLogger("rhwp_mcp_host")
 
@@ -66,10 +78,17 @@ def _text_size(result: Any) -> int:
 
 class HostMiddleware(Middleware):
     def __init__(
-        self, packs: PackSet, config: HostConfig, schemas: dict[str, dict[str, Any]], *, divert_stdout: bool = False
+        self,
+        packs: PackSet,
+        config: HostConfig,
+        schemas: dict[str, dict[str, Any]],
+        store: DocumentStore,
+        *,
+        divert_stdout: bool = False,
     ) -> None:
         self.packs = packs
         self.config = config
+        self.store = store
         self.schemas = schemas
         self.divert_stdout = divert_stdout
 
@@ -93,6 +112,7 @@ class HostMiddleware(Middleware):
             path_arguments=spec.path_arguments,
         )
         token = paging._active_cap.set(self.config.max_chars)
+        shown_token: Any = None
         payload: dict[str, str] | None = None
         denied_by: str | None = None
         try:
@@ -119,6 +139,16 @@ class HostMiddleware(Middleware):
                         f"report it to the pack's author, or disable it with --disable {denied_by}",
                     )
             result: Any = None
+            if payload is None and spec.path_arguments:
+                pending = self.pending_sources(call)
+                if pending:
+                    shown: dict[str, str] = {}
+                    payload = await anyio.to_thread.run_sync(self.open_sources, call, pending, shown)
+                    if payload is None:
+                        context = context.copy(
+                            message=context.message.model_copy(update={"arguments": dict(call.arguments)})
+                        )
+                        shown_token = _shown_as.set(shown)
             if payload is None:
                 try:
                     result = await call_next(context)
@@ -147,6 +177,60 @@ class HostMiddleware(Middleware):
             return _error_result(payload) if payload is not None else result
         finally:
             paging._active_cap.reset(token)
+            if shown_token is not None:
+                _shown_as.reset(shown_token)
+
+    @staticmethod
+    def pending_sources(call: ToolCall) -> list[tuple[str, int | None, str, str]]:
+        """The path arguments that name a document source, not a local file:
+        (argument, index in a list argument or None, value, scheme)."""
+        found: list[tuple[str, int | None, str, str]] = []
+        for name in call.path_arguments:
+            value = call.arguments.get(name)
+            items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+            for index, item in items:
+                if isinstance(item, str):
+                    scheme = source_scheme(item)
+                    if scheme is not None:
+                        found.append((name, index, item, scheme))
+        return found
+
+    def open_sources(
+        self, call: ToolCall, pending: list[tuple[str, int | None, str, str]], shown: dict[str, str]
+    ) -> dict[str, str] | None:
+        """Resolve each source through the ``rhwp_mcp_open_source`` hook (in a worker thread: it may
+        download) and put the local paths in ``call.arguments``; the error object if one fails.
+        ``shown`` receives, for each local path, the name responses show for it."""
+        for name, index, value, scheme in pending:
+            try:
+                answers = self.packs.call_each("rhwp_mcp_open_source", source=value, scheme=scheme, call=call)
+            except Exception as exc:
+                culprit = getattr(exc, "rhwp_mcp_plugin", "?")
+                payload = error_from_exception(exc, tool=call.tool, pack=culprit)
+                if payload["error"] == INTERNAL_ERROR:
+                    log.error("opening a %s: source failed in %r", scheme, culprit, exc_info=exc)
+                return payload
+            if not answers or not isinstance(answers[0][1], str):
+                kinds = "a local path, a file:// URI, a data: URI, a doc: handle" + (
+                    ", an https:// URL" if self.config.sources.fetch else ""
+                )
+                return error_payload(
+                    INVALID_INPUT, f"argument {name!r}: this server cannot read {scheme}: sources", f"pass {kinds}"
+                )
+            local = answers[0][1]
+            # A stored document is named by its handle (a data: URI is not repeated, a URL not
+            # downloaded again on the next page); a plugin's own scheme by what the caller wrote.
+            in_store = os.path.dirname(local) == str(self.store.dir)
+            shown[local] = HANDLE_PREFIX + os.path.basename(local) if in_store else value
+            if index is None:
+                call.sources[name] = local
+                call.arguments[name] = local
+            else:
+                call.sources[f"{name}[{index}]"] = local
+                items = list(call.arguments[name])
+                items[index] = local
+                call.arguments[name] = items
+        return None
 
     def error_for(self, exc: BaseException, tool: str, pack: str) -> dict[str, str]:
         """The one mapping from whatever a call raised to the error object."""
@@ -178,6 +262,12 @@ class Host:
     server: FastMCP
     packs: PackSet
     config: HostConfig
+    store: DocumentStore
+    """Where uploads, data: URIs and downloads are kept (shared with the HTTP upload endpoint)."""
+
+    @property
+    def tool_count(self) -> int:
+        return sum(len(p.tools) for p in self.packs.packs if p.status == "loaded")
 
 
 def _tool_from_spec(spec: Any) -> FunctionTool:
@@ -217,23 +307,31 @@ def create_host(
     env: Mapping[str, str] | None = None,
     name: str = "rhwp-mcp",
     stdio: bool = False,
+    sources: SourceSettings | None = None,
 ) -> Host:
     """Load the packs and build the server (not yet running). Raises ValueError for bad settings.
 
     ``stdio=True`` when the server will speak over this process's stdout: tools' prints then go to stderr.
+    ``sources`` says where documents may come from besides local files (default: from the
+    ``RHWP_MCP_*`` variables of ``env``).
     """
     env = dict(os.environ if env is None else env)
     if max_chars is None:
         max_chars = paging.parse_max_chars(env[paging.ENV_MAX_CHARS]) if env.get(paging.ENV_MAX_CHARS) else None
     cap = paging.DEFAULT_MAX_CHARS if max_chars is None else paging.parse_max_chars(max_chars)
     trace = env.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on")
-    config = HostConfig(roots=resolve_roots(roots), max_chars=cap, env=env, trace=trace)
+    if sources is None:
+        sources = source_settings(env)
+    config = HostConfig(roots=resolve_roots(roots), max_chars=cap, env=env, trace=trace, sources=sources)
+    store = DocumentStore(
+        sources.store_dir or default_store_dir(), max_bytes=sources.store_max_bytes, ttl=sources.store_ttl
+    )
 
     packs = load_packs(
         enable=enable,
         disable=disable,
         plugins=plugins,
-        builtins=builtin_plugins(trace=trace, log=stderr_line),
+        builtins=builtin_plugins(trace=trace, log=stderr_line, store=store),
         entry_points=entry_points,
         env=env,
     )
@@ -256,10 +354,24 @@ def create_host(
             packs._fail(record, packs.pm.get_plugin(record.name), str(exc), exc.__cause__)
             continue
         for tool in built:
+            _describe_sources(tool, packs.tools[tool.name].path_arguments, sources)
             server.add_tool(tool)
             schemas[tool.name] = tool.parameters
-    server.add_middleware(HostMiddleware(packs, config, schemas, divert_stdout=stdio))
-    return Host(server=server, packs=packs, config=config)
+    server.add_middleware(HostMiddleware(packs, config, schemas, store, divert_stdout=stdio))
+    return Host(server=server, packs=packs, config=config, store=store)
+
+
+def _describe_sources(tool: FunctionTool, path_arguments: tuple[str, ...], sources: SourceSettings) -> None:
+    """Tell the model which document sources this server takes: the path parameters' description
+    names URLs only when the operator turned fetching on."""
+    if not sources.fetch:
+        return
+    schemes = "https:// or http://" if sources.fetch_allow_http else "https://"
+    text = PATH_DESCRIPTION.rstrip(".") + f", or an {schemes} URL (the server downloads it)."
+    for name in path_arguments:
+        prop = tool.parameters.get("properties", {}).get(name)
+        if isinstance(prop, dict) and prop.get("description") == PATH_DESCRIPTION:
+            prop["description"] = text
 
 
 def build_server(
@@ -271,6 +383,7 @@ def build_server(
     plugins: Mapping[str, Any] | None = None,
     entry_points: bool = True,
     env: Mapping[str, str] | None = None,
+    sources: SourceSettings | None = None,
 ) -> FastMCP:
     """The FastMCP server with every selected pack loaded, for embedding in-process."""
     return create_host(
@@ -281,6 +394,7 @@ def build_server(
         plugins=plugins,
         entry_points=entry_points,
         env=env,
+        sources=sources,
     ).server
 
 

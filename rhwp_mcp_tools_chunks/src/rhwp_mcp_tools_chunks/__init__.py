@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, ToolFailure, hookimpl, page_list
+from rhwp_mcp_host import FilePath, ToolFailure, caller_source, hookimpl, page_list
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -143,7 +143,8 @@ def chunks(
             "use mode='ir-blocks' with include_furniture=True",
         )
     doc = _load(path)
-    return page_list(_chunks(doc, path, mode, size, overlap, include_furniture), offset, limit, key="chunks")
+    chunked = _chunks(doc, caller_source(path), mode, size, overlap, include_furniture)
+    return page_list(chunked, offset, limit, key="chunks")
 
 
 @hookimpl

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, ToolFailure, current_max_chars, format_call, hookimpl, page_list, page_text
+from rhwp_mcp_host import (
+    FilePath,
+    ToolFailure,
+    caller_source,
+    current_max_chars,
+    format_call,
+    hookimpl,
+    page_list,
+    page_text,
+)
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -43,7 +52,7 @@ def parse_hwp_summary(path: FilePath) -> dict[str, Any]:
     extract_text, or use iter_blocks / chunks.
     """
     summary = _load(path).summary()
-    summary["path"] = path
+    summary["path"] = caller_source(path)
     return summary
 
 
