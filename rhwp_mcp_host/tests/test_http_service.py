@@ -7,6 +7,7 @@ import hashlib
 import http.server
 import json
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -299,3 +300,52 @@ def test_two_stateless_replicas_answer_one_client(env, document, tmp_path):
                 if result.get("isError") or result.get("content", [{}])[0].get("text") != TEXT:
                     errors += 1
             assert errors == 0
+
+
+def test_the_asgi_app_under_uvicorn_workers(env, document):
+    """`uvicorn rhwp_mcp_host.asgi:app --workers 2`: configured by the environment, stateless, and
+    the workers share the store, so whichever worker takes a request answers it."""
+    port = free_port()
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    worker_env = {**env, "RHWP_MCP_AUTH_TOKEN": TOKEN}
+    errlog = tempfile.TemporaryFile()
+    uvicorn = [sys.executable, "-m", "uvicorn", "rhwp_mcp_host.asgi:app", "--port", str(port), "--workers", "2"]
+    process = subprocess.Popen(uvicorn, env=worker_env, cwd=cwd(), stdout=subprocess.DEVNULL, stderr=errlog)
+    try:
+        wait_for_port(port, process)
+        url = f"http://127.0.0.1:{port}"
+        assert httpx.get(url + "/healthz").json()["tools"] >= 6
+        assert httpx.post(url + "/documents", content=b"abc").status_code == 401
+        handle = httpx.post(url + "/documents", content=document.read_bytes(), headers=auth).json()["document"]
+        headers = {**auth, "Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        errors = 0
+        for i in range(40):
+            # A new connection each time, so the kernel spreads them over the workers.
+            answer = httpx.post(
+                url + "/mcp",
+                headers=headers,
+                json={
+                    "jsonrpc": "2.0",
+                    "id": i,
+                    "method": "tools/call",
+                    "params": {"name": "read_head", "arguments": {"path": handle, "chars": 500}},
+                },
+            )
+            result = answer.json().get("result", {}) if answer.status_code == 200 else {}
+            errors += result.get("isError", True) or result["content"][0]["text"] != TEXT
+        assert errors == 0
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        errlog.close()
+    refused = subprocess.run(
+        [sys.executable, "-c", "import rhwp_mcp_host.asgi as m; m.app"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2 and "RHWP_MCP_AUTH_TOKEN" in refused.stderr and "RHWP_MCP_NO_AUTH" in refused.stderr
