@@ -22,6 +22,12 @@ Sections:
   the small fixture, for --http-calls calls or --http-seconds per level; calls/s, p50, p99.
 - threads: `rhwp_core.parse(path).extract_text()` on two different documents, both in one thread
   vs one thread each (speed-up = one-thread time / two-thread time, median of 5 rounds).
+- sources: what documents from anywhere cost. With `--baseline REV` (a git revision), the host and
+  packs of REV (pure Python, taken with `git archive`, put first on PYTHONPATH) against the
+  working tree's, in alternating rounds: start-up and a cached local-path call, the costs the
+  issue says must not grow. Then, current code only, a cached call on the same document given as
+  a local path, a doc: handle, a data: URI (decoded and hashed on every call) and a fetched URL
+  (downloaded on every call), on the small fixture and the largest corpus HWP.
 """
 
 from __future__ import annotations
@@ -61,7 +67,7 @@ TOOLS: list[tuple[str, dict[str, Any]]] = [
     ("to_html", {}),
     ("chunks", {}),
 ]
-SECTIONS = ("startup", "latency", "load", "http", "threads")
+SECTIONS = ("startup", "latency", "load", "http", "threads", "sources")
 
 
 def log(message: str) -> None:
@@ -139,7 +145,11 @@ def startup_table(result: dict[str, Any]) -> str:
 
 
 async def _stdio_calls(
-    calls: list[tuple[str, dict[str, Any]]], repeats: int, rss: list[int] | None = None
+    calls: list[tuple[str, dict[str, Any]]],
+    repeats: int,
+    rss: list[int] | None = None,
+    env: dict[str, str] | None = None,
+    args: tuple[str, ...] = (),
 ) -> list[tuple[list[float], str]]:
     """One new server; each call made ``repeats`` times in turn; (durations, outcome of the first).
 
@@ -149,7 +159,7 @@ async def _stdio_calls(
     from mcp.client.stdio import stdio_client
 
     cmd = test_soak.command()
-    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=test_soak.server_env())
+    params = StdioServerParameters(command=cmd[0], args=[*cmd[1:], *args], env=env or test_soak.server_env())
     out: list[tuple[list[float], str]] = []
     with tempfile.TemporaryFile("w+") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -518,6 +528,148 @@ def soak_table(result: dict[str, Any]) -> str:
     )
 
 
+# ----------------------------------------------------------------------------------------------- sources
+
+
+def _baseline_pythonpath(revision: str, into: Path) -> str:
+    """The host and packs of ``revision`` as a PYTHONPATH (their entry points resolve to these first)."""
+    folders = ["rhwp_mcp_host", "rhwp_mcp_tools_core", "rhwp_mcp_tools_view", "rhwp_mcp_tools_chunks"]
+    archive = subprocess.run(
+        ["git", "archive", revision, *[f"{f}/src" for f in folders]], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return os.pathsep.join(str(into / f / "src") for f in folders)
+
+
+class _Files(threading.Thread):
+    """A loopback HTTP server for the URL rows (the fetcher allows it with --fetch-allow-private)."""
+
+    def __init__(self, folder: Path) -> None:
+        import functools
+        import http.server
+
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        handler = functools.partial(Quiet, directory=str(folder))
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        super().__init__(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+
+def bench_sources(docs: list[Path], baseline: str | None, repeats: int, rounds: int) -> dict[str, Any]:
+    import base64
+    import hashlib
+    import shutil
+
+    result: dict[str, Any] = {"repeats": repeats, "rounds": rounds, "baseline": baseline}
+    call = ("extract_text", {"path": str(SMALL), "max_chars": 2000})
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "store"
+        env = test_soak.server_env(RHWP_MCP_STORE_DIR=str(store))
+        if baseline:
+            base_env = dict(env, PYTHONPATH=_baseline_pythonpath(baseline, Path(tmp)))
+            kinds = {"baseline": base_env, "current": env}
+            startup_times: dict[str, list[float]] = {k: [] for k in kinds}
+            call_times: dict[str, list[float]] = {k: [] for k in kinds}
+            for r in range(rounds):
+                log(f"sources: baseline vs current, round {r + 1}/{rounds}")
+                for name, kind_env in kinds.items():
+                    startup_times[name].append(startup.one_run(test_soak.command(), kind_env, 7))
+                    [(durations, outcome)] = anyio.run(_stdio_calls, [call], repeats + 1, None, kind_env)
+                    assert outcome == "ok", outcome
+                    call_times[name].append(statistics.median(durations[1:]))
+            result["ab"] = {
+                name: {
+                    "startup_median_s": round(statistics.median(startup_times[name]), 4),
+                    "local_call_median_s": round(statistics.median(call_times[name]), 6),
+                }
+                for name in kinds
+            }
+        rows = []
+        site = Path(tmp) / "site"
+        site.mkdir()
+        picked = [d for d in docs if d == SMALL or d.suffix == ".hwp"][:2]
+        server = _Files(site)
+        server.start()
+        try:
+            for doc in picked:
+                shutil.copy(doc, site / doc.name)
+                raw = doc.read_bytes()
+                sources = {
+                    "local path": str(doc),
+                    "doc: handle": "doc:" + hashlib.sha256(raw).hexdigest(),
+                    "data: URI": "data:;base64," + base64.b64encode(raw).decode(),
+                    "URL (fetched)": f"{server.url}/{doc.name}",
+                }
+                calls = [("parse_hwp_summary", {"path": path}) for path in sources.values()]
+                log(f"sources: {doc.name}")
+                # The data: URI row runs first, so the doc: handle exists when its row runs.
+                order = [2, 0, 1, 3]
+                timed = anyio.run(
+                    _stdio_calls,
+                    [calls[i] for i in order],
+                    repeats + 1,
+                    None,
+                    env,
+                    ("--fetch", "--fetch-allow-private", "--fetch-allow-http", "--upload-max-mb", "200"),
+                )
+                for i, (durations, outcome) in zip(order, timed, strict=True):
+                    rows.append(
+                        {
+                            "document": doc.name,
+                            "bytes": len(raw),
+                            "source": list(sources)[i],
+                            "outcome": outcome,
+                            "median_s": round(statistics.median(durations[1:]), 5),
+                        }
+                    )
+        finally:
+            server.server.shutdown()
+            server.server.server_close()
+        result["rows"] = rows
+    return result
+
+
+def sources_table(result: dict[str, Any]) -> str:
+    lines = []
+    ab = result.get("ab")
+    if ab:
+        base, cur = ab["baseline"], ab["current"]
+        lines += [
+            f"Against {result['baseline']} (its host and packs on PYTHONPATH), {result['rounds']} alternating "
+            "rounds, medians:",
+            "",
+            "| | baseline ms | current ms | current ÷ baseline |",
+            "|---|---:|---:|---:|",
+            f"| start-up (initialize + tools/list, stdio) | {ms(base['startup_median_s'])} | "
+            f"{ms(cur['startup_median_s'])} | {cur['startup_median_s'] / base['startup_median_s']:.2f} |",
+            f"| cached extract_text, local path, stdio | {ms(base['local_call_median_s'])} | "
+            f"{ms(cur['local_call_median_s'])} | {cur['local_call_median_s'] / base['local_call_median_s']:.2f} |",
+            "",
+        ]
+    docs = list(dict.fromkeys(r["document"] for r in result["rows"]))
+    sizes = {r["document"]: r["bytes"] for r in result["rows"]}
+    lines += [
+        f"parse_hwp_summary over stdio by source, ms (median of {result['repeats']} repeats after a first call):",
+        "",
+        "| source | " + " | ".join(f"{d} ({sizes[d] / 1e6:.2f} MB)" for d in docs) + " |",
+        "|---|" + "---:|" * len(docs),
+    ]
+    by_key = {(r["document"], r["source"]): r for r in result["rows"]}
+    for source in dict.fromkeys(r["source"] for r in result["rows"]):
+        cells = []
+        for d in docs:
+            r = by_key[(d, source)]
+            cells.append(ms(r["median_s"]) + ("" if r["outcome"] == "ok" else f" ({r['outcome']})"))
+        lines.append(f"| {source} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 # ----------------------------------------------------------------------------------------------- main
 
 
@@ -532,6 +684,9 @@ def main() -> int:
     parser.add_argument("--http-seconds", type=float, default=20.0)
     parser.add_argument("--http-levels", default="1,4,16")
     parser.add_argument("--out", type=Path, default=BENCHES / "results" / "server.json")
+    parser.add_argument("--baseline", metavar="REV", help="sources: compare with the host and packs of this revision")
+    parser.add_argument("--sources-repeats", type=int, default=20)
+    parser.add_argument("--sources-rounds", type=int, default=7)
     args = parser.parse_args()
 
     if args.only:
@@ -562,6 +717,10 @@ def main() -> int:
             http_table,
         ),
         "threads": (bench_threads, threads_table),
+        "sources": (
+            lambda: bench_sources(docs, args.baseline, args.sources_repeats, args.sources_rounds),
+            sources_table,
+        ),
     }
     for name in sections:
         log(f"== {name}")

@@ -244,3 +244,21 @@ def test_bad_documents_get_the_same_code_from_every_source(env, file_server):
             assert not _is_error(again)
 
     anyio.run(main)
+
+
+def test_the_readme_upload_example_runs(env, tmp_path):
+    """The README's Python example, run as written against a server with a token."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Documents from anywhere") :]
+    snippet = section[section.index("```python\n") + 10 :]
+    snippet = snippet[: snippet.index("```")]
+    assert "BASE, TOKEN, FILE = " in snippet
+    token = "readme-example-token-0123456789"
+    with _http_server({**env, "RHWP_MCP_AUTH_TOKEN": token}) as url:
+        settings = f"BASE, TOKEN, FILE = {url!r}, {token!r}, {str(DOCS[0])!r}"
+        line = next(line for line in snippet.splitlines() if line.startswith("BASE, TOKEN, FILE = "))
+        script = tmp_path / "example.py"
+        script.write_text(snippet.replace(line, settings), encoding="utf-8")
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "3D 프린팅 기술의 등장과" in done.stdout and "[^9]:" in done.stdout

@@ -140,6 +140,23 @@ def test_upload_refusals(env):
         assert httpx.post(url + "/documents", content=b"small").status_code == 201
 
 
+def test_the_store_never_exceeds_its_cap(env, tmp_path):
+    cap = int(0.02 * 1024 * 1024)
+    with serving(env, "--store-max-mb", "0.02", "--upload-max-mb", "0.01") as url:
+        handles = []
+        for i in range(40):
+            body = bytes([i]) * (3000 + 97 * i)
+            answer = httpx.post(url + "/documents", content=body)
+            assert answer.status_code == 201, answer.text
+            handles.append(answer.json()["document"])
+            stored = sum(p.stat().st_size for p in (tmp_path / "store").iterdir() if not p.name.startswith("."))
+            assert stored <= cap, (i, stored)
+        # The newest is there; the oldest made room long ago and says how to get it back.
+        assert call(url, "read_head", {"path": handles[-1], "chars": 3})[0] is False
+        failed, text = call(url, "read_head", {"path": handles[0]})
+        assert failed and json.loads(text)["error"] == "file_not_found" and "upload it again" in text
+
+
 def test_rebinding_host_and_origin_are_refused(env):
     with serving(env) as url:
         init = {
