@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -366,3 +367,42 @@ def test_the_asgi_app_under_uvicorn_workers(env, document):
         timeout=60,
     )
     assert refused.returncode == 2 and "RHWP_MCP_AUTH_TOKEN" in refused.stderr and "RHWP_MCP_NO_AUTH" in refused.stderr
+
+
+JWT_MODULE = '''
+import os
+from fastmcp.server.auth.providers.jwt import JWTVerifier
+
+def verifier():
+    with open(os.environ["TEST_JWT_PUBLIC_KEY"], encoding="utf-8") as f:
+        return JWTVerifier(public_key=f.read(), issuer="https://issuer.test", audience="rhwp-mcp")
+'''
+
+
+def test_a_fastmcp_jwt_verifier_guards_mcp_and_uploads(env, tmp_path, document):
+    """--auth-provider plugs FastMCP's resource-server verifiers (here a JWTVerifier) in place of
+    the shared token; /documents asks the same verifier as /mcp."""
+    jwt = pytest.importorskip("fastmcp.server.auth.providers.jwt")
+    keys = jwt.RSAKeyPair.generate()
+    (tmp_path / "jwt_auth.py").write_text(JWT_MODULE, encoding="utf-8")
+    (tmp_path / "public.pem").write_text(keys.public_key, encoding="utf-8")
+    provider_env = {
+        **env,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")]),
+        "TEST_JWT_PUBLIC_KEY": str(tmp_path / "public.pem"),
+    }
+    good = keys.create_token(subject="agent", issuer="https://issuer.test", audience="rhwp-mcp")
+    stranger = keys.create_token(subject="agent", issuer="https://issuer.test", audience="another-service")
+    expired = keys.create_token(
+        subject="agent", issuer="https://issuer.test", audience="rhwp-mcp", expires_in_seconds=-60
+    )
+    with serving(provider_env, "--auth-provider", "jwt_auth:verifier") as url:
+        for token in (None, stranger, expired):
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            assert httpx.post(url + "/documents", content=b"abc", headers=headers).status_code == 401
+            mcp = httpx.post(url + "/mcp", json={}, headers={**headers, "Content-Type": "application/json"})
+            assert mcp.status_code == 401
+        auth = {"Authorization": f"Bearer {good}"}
+        stored = httpx.post(url + "/documents", content=document.read_bytes(), headers=auth)
+        assert stored.status_code == 201
+        assert call(url, "read_head", {"path": stored.json()["document"], "chars": 500}, auth) == (False, TEXT)
