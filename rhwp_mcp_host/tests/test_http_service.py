@@ -369,14 +369,14 @@ def test_the_asgi_app_under_uvicorn_workers(env, document):
     assert refused.returncode == 2 and "RHWP_MCP_AUTH_TOKEN" in refused.stderr and "RHWP_MCP_NO_AUTH" in refused.stderr
 
 
-JWT_MODULE = '''
+JWT_MODULE = """
 import os
 from fastmcp.server.auth.providers.jwt import JWTVerifier
 
 def verifier():
     with open(os.environ["TEST_JWT_PUBLIC_KEY"], encoding="utf-8") as f:
         return JWTVerifier(public_key=f.read(), issuer="https://issuer.test", audience="rhwp-mcp")
-'''
+"""
 
 
 def test_a_fastmcp_jwt_verifier_guards_mcp_and_uploads(env, tmp_path, document):

@@ -97,9 +97,7 @@ class Tracer:
         self.log(f"trace: done {call.tool} in {outcome.elapsed * 1000:.1f} ms: {result}")
 
 
-def builtin_plugins(
-    *, trace: bool, log: Callable[[str], None], store: DocumentStore | None = None
-) -> list[tuple[str, Any]]:
+def builtin_plugins(*, trace: bool, log: Callable[[str], None], store: DocumentStore) -> list[tuple[str, Any]]:
     plugins: list[tuple[str, Any]] = [
         ("builtin:path-policy", PathPolicy()),
         ("builtin:document-sources", DocumentSources(store)),

@@ -17,7 +17,7 @@ from urllib.parse import unquote_to_bytes
 from .contract import HostConfig, SourceSettings, ToolCall
 from .errors import INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
 from .hookspecs import hookimpl
-from .store import DocumentStore, default_store_dir
+from .store import DocumentStore
 
 _BASE64_JUNK = re.compile(rb"[\s]+")
 
@@ -72,9 +72,9 @@ def _too_big(size: int, cap: int) -> ToolFailure:
 class DocumentSources:
     """Answers ``data:``, ``doc:`` and (with --fetch) ``https:``/``http:`` path arguments."""
 
-    def __init__(self, store: DocumentStore | None = None) -> None:
+    def __init__(self, store: DocumentStore) -> None:
         self.settings = SourceSettings()
-        self.store = store or DocumentStore(default_store_dir(), max_bytes=self.settings.store_max_bytes, ttl=3600)
+        self.store = store
 
     @hookimpl
     def rhwp_mcp_configure(self, config: HostConfig) -> None:
