@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+from rhwp_mcp_host.testing import serve_http
 
 pytestmark = pytest.mark.e2e
 
@@ -48,37 +45,9 @@ def server_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
     env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
-    errlog = tempfile.TemporaryFile()
-    process = subprocess.Popen(
-        [*_command(), "--transport", "streamable-http", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=errlog,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "the server exited"
-            try:
-                if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+    with serve_http(env=env, command=_command()) as url:
         yield url + "/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        errlog.close()
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)

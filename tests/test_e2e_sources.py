@@ -14,13 +14,12 @@ import hashlib
 import http.server
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Iterator
-from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
+from contextlib import AbstractContextManager, AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ import pytest
 from corpus_support import FIXTURES
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from rhwp_mcp_host.testing import serve_http
 
 pytestmark = pytest.mark.e2e
 
@@ -110,40 +110,8 @@ async def _stdio(env: dict[str, str]) -> AsyncIterator[ClientSession]:
                 yield session
 
 
-@contextmanager
-def _http_server(env: dict[str, str]) -> Iterator[str]:
-    port = _free_port()
-    errlog = tempfile.TemporaryFile()
-    process = subprocess.Popen(
-        [*_command(), "--transport", "streamable-http", "--port", str(port), *FLAGS],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=errlog,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        for _ in range(600):
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited with {process.returncode}")
-            try:
-                if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                anyio.run(anyio.sleep, 0.1)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        errlog.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def _http_server(env: dict[str, str]) -> AbstractContextManager[str]:
+    return serve_http(*FLAGS, env=env, command=_command())
 
 
 @asynccontextmanager

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator
-from contextlib import AsyncExitStack, contextmanager
+from contextlib import AbstractContextManager, AsyncExitStack
 from pathlib import Path
 from typing import ClassVar
 
@@ -21,6 +21,7 @@ import httpx
 import pytest
 from _servers import command, cwd, free_port, is_error, wait_for_port
 from mcp import ClientSession
+from rhwp_mcp_host.testing import serve_http
 
 pytestmark = pytest.mark.e2e
 
@@ -29,30 +30,9 @@ CLIENT = {"name": "t", "version": "1"}
 TEXT = "서울특별시 공고 제2026-1호\n두 번째 줄\n"
 
 
-@contextmanager
-def serving(env: dict[str, str], *args: str, port: int | None = None) -> Iterator[str]:
-    """``rhwp-mcp --transport streamable-http`` on a free port; yields its base URL."""
-    port = port or free_port()
-    # stderr to a file, not a pipe nobody drains: a pack that logs every call would fill the pipe
-    # and stall the server.
-    errlog = tempfile.TemporaryFile()
-    process = subprocess.Popen(
-        [*command(), "--transport", "streamable-http", "--port", str(port), *args],
-        env=env,
-        cwd=cwd(),
-        stdout=subprocess.DEVNULL,
-        stderr=errlog,
-    )
-    try:
-        wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        errlog.close()
+def serving(env: dict[str, str], *args: str) -> AbstractContextManager[str]:
+    """The real ``rhwp-mcp --transport streamable-http`` on a free port; yields its base URL."""
+    return serve_http(*args, env=env, command=command())
 
 
 @pytest.fixture

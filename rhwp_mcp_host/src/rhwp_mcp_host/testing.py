@@ -12,6 +12,9 @@ path policy and the error mapping all apply).
             assert session.call("word_count", path="/nope")["error"] == "file_not_found"
 
 Plain synchronous functions: no pytest plugin or event loop needed in the test.
+
+For an end-to-end test over a real socket, :func:`serve_http` starts the real ``rhwp-mcp``
+command on a free loopback port and yields its base URL (``/mcp``, ``/documents``, ``/healthz``).
 """
 
 from __future__ import annotations
@@ -19,8 +22,15 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Mapping
-from contextlib import AbstractContextManager, ExitStack
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from types import TracebackType
 from typing import Any
 
@@ -141,4 +151,56 @@ def call_tool(pack: Any, tool: str, /, **arguments: Any) -> Any:
         return session.call(tool, **arguments)
 
 
-__all__ = ["PackSession", "call_tool", "pack_session"]
+def free_port() -> int:
+    """A TCP port nothing listens on right now (loopback)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serve_http(
+    *args: str, env: Mapping[str, str] | None = None, port: int | None = None, command: Sequence[str] | None = None
+) -> Iterator[str]:
+    """Run ``rhwp-mcp --transport streamable-http --port PORT *args`` until the block ends; yields
+    ``http://127.0.0.1:PORT``. Waits for ``/healthz``; if the server exits first, RuntimeError
+    carries what it said on stderr. ``command`` replaces ``[python, -m, rhwp_mcp_host]``."""
+    port = port or free_port()
+    cmd = [*(command or [sys.executable, "-m", "rhwp_mcp_host"]), "--transport", "streamable-http"]
+    # stderr to a file, not a pipe nobody drains: a pack that logs every call would fill the
+    # pipe and stall the server.
+    with tempfile.TemporaryFile() as errlog:
+        process = subprocess.Popen(
+            [*cmd, "--port", str(port), *args],
+            env=dict(os.environ if env is None else env),
+            stdout=subprocess.DEVNULL,
+            stderr=errlog,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if process.poll() is not None:
+                    errlog.seek(0)
+                    said = errlog.read().decode("utf-8", "replace")[-2000:]
+                    raise RuntimeError(f"rhwp-mcp exited with status {process.returncode}: {said}")
+                try:
+                    with urllib.request.urlopen(url + "/healthz", timeout=1) as answer:
+                        if answer.status == 200:
+                            break
+                except (urllib.error.URLError, OSError):
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"rhwp-mcp did not answer on {url} within 60 s")
+                time.sleep(0.05)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+__all__ = ["PackSession", "call_tool", "free_port", "pack_session", "serve_http"]
