@@ -29,19 +29,26 @@ def test_cut_line_names_total_and_next_call():
     text = "가" * 5000
     page = page_text(text, 0, next_call='extract_text(path="/a.hwp", offset={offset})')
     body, line = page.rsplit("\n", 1)
-    assert len(page) <= 1000
+    assert len(body) == 1000  # max_chars (here the cap) counts the content; the cut line is extra
     assert line == f'[cut at {len(body)} of 5000 characters; next: extract_text(path="/a.hwp", offset={len(body)})]'
 
 
-def test_cut_snaps_to_a_line_break_near_the_end():
-    text = ("x" * 99 + "\n") * 50
-    page = page_text(text, 0, max_chars=500)
-    body = page.rsplit("\n[cut at", 1)[0]
-    assert body.endswith("\n") and len(body) % 100 == 0
+@given(st.integers(min_value=1, max_value=1200), st.integers(min_value=0, max_value=3000), st.integers(0, 500))
+def test_a_page_is_never_shorter_than_max_chars_or_what_is_left(max_chars, length, path_length):
+    """However long the path in the cut line, the page holds min(max_chars, cap, what is left)."""
+    token = _active_cap.set(1000)
+    try:
+        text = "가나다\n" * (length // 4)
+        path = "/" + "p" * path_length
+        page = page_text(text, 0, max_chars, next_call=lambda o: format_call("extract_text", path=path, offset=o))
+        body = page.split("\n[cut at ", 1)[0] if "\n[cut at " in page else page
+        assert len(body) == min(max_chars, 1000, len(text))
+    finally:
+        _active_cap.reset(token)
 
 
 def test_max_chars_is_lowered_to_the_cap():
-    assert len(page_text("y" * 5000, 0, max_chars=10**9)) <= 1000
+    assert len(page_text("y" * 5000, 0, max_chars=10**9).split("\n[cut at")[0]) == 1000
 
 
 @given(st.text(min_size=0, max_size=3000), st.integers(min_value=50, max_value=1000))
@@ -90,6 +97,38 @@ def test_page_list_item_too_large_alone():
     with pytest.raises(ToolFailure) as info:
         page_list(["w" * 5000], 0)
     assert info.value.code == "too_large"
+
+
+def _split_string(item, room):
+    # JSON quotes cost two characters; the pieces' JSON must fit the room.
+    width = room - 2
+    return [item[i : i + width] for i in range(0, len(item), width)]
+
+
+def test_an_item_too_large_alone_comes_in_parts():
+    items = ["a", "w" * 5000, "b"]
+    next_call = lambda offset, part: format_call("t", offset=offset, part=part)  # noqa: E731
+    first = page_list(items, 1, split=_split_string, next_call=next_call)
+    assert first["part"] == 1 and first["parts"] > 5 and first["next_offset"] == 1
+    assert first["next"] == "t(offset=1, part=2)"
+    assert len(json.dumps(first, ensure_ascii=False)) <= 1000
+    pieces, part = [first["items"][0]], 2
+    while True:
+        page = page_list(items, 1, part=part, split=_split_string, next_call=next_call)
+        assert len(json.dumps(page, ensure_ascii=False)) <= 1000
+        pieces.append(page["items"][0])
+        if page["part"] == page["parts"]:
+            assert page["next_offset"] == 2 and page["next"] == "t(offset=2, part=null)"
+            break
+        part += 1
+    assert "".join(pieces) == items[1]
+    for bad in (0, first["parts"] + 1):
+        with pytest.raises(ToolFailure) as info:
+            page_list(items, 1, part=bad, split=_split_string)
+        assert info.value.code == "invalid_input"
+    with pytest.raises(ToolFailure) as whole:
+        page_list(items, 0, part=2, split=_split_string)
+    assert whole.value.code == "invalid_input" and "no parts" in whole.value.message
 
 
 def test_cap_from_environment(monkeypatch):

@@ -141,11 +141,12 @@ def test_paged_text_walks_the_whole_text(installed):
         pieces, offset = [], 0
         while True:
             page = session.call("long_text", offset=offset)
-            assert len(page) <= 20_000
             last = page.rsplit("\n", 1)[-1]
             if not last.startswith("[cut at "):
                 pieces.append(page)
                 break
+            # The page is the cap's worth of content; its cut line comes on top (and passes the cap check).
+            assert len(page) - len(last) - 1 == 20_000
             assert "of 110000 characters; next: long_text(offset=" in last
             pieces.append(page[: -len(last) - 1])
             offset = int(last.split()[2])

@@ -49,9 +49,9 @@ def test_read_text_pages_with_the_next_call(tmp_path):
     target.write_text("가나다라마바사\n" * 400)  # 3200 characters
     with pack_session(pack, max_chars=1000) as session:
         first = session.call("read_text", path=str(target))
-        assert len(first) <= 1000
         assert first.rstrip().endswith(")]")
         cut_line = first.splitlines()[-1]
+        assert len(first) - len(cut_line) - 1 == 1000  # the cap counts the content; the cut line is extra
         assert cut_line.startswith("[cut at ") and "of 3200 characters; next: read_text(" in cut_line
         next_offset = int(cut_line.split()[2])
         second = session.call("read_text", path=str(target), offset=next_offset)

@@ -28,6 +28,7 @@ from .errors import (
 
 if TYPE_CHECKING:
     from .ir import Block, HwpDocument
+    from .navigation import Heading
 
 Scope = Literal["body", "furniture", "all"]
 
@@ -159,7 +160,7 @@ def _keep_ir_of(doc: Document) -> None:
 class Document:
     """A parsed HWP or HWPX document. Immutable; safe to share between threads."""
 
-    __slots__ = ("__weakref__", "_ir", "_ir_lock", "_native", "_texts")
+    __slots__ = ("__weakref__", "_ir", "_ir_lock", "_markdown", "_native", "_outline", "_pages", "_texts")
 
     def __init__(self, native: _native.NativeDocument) -> None:
         self._native = native
@@ -167,6 +168,10 @@ class Document:
         self._ir: HwpDocument | None = None
         # The text is small next to the model and asked for again and again while an agent pages.
         self._texts: dict[bool, str] = {}
+        # The body's Markdown with each top-level block's start in it (the outline points into it).
+        self._markdown: tuple[str, list[int | None]] | None = None
+        self._outline: list[Heading] | None = None
+        self._pages: tuple[int | None] | None = None
 
     @property
     def format(self) -> Literal["hwp", "hwpx"]:
@@ -177,20 +182,59 @@ class Document:
         """What lenient reading skipped or repaired."""
         return self._native.warnings
 
-    def extract_text(self, include_furniture: bool = True) -> str:
-        """All the text the document shows: the body in reading order, then headers/footers and notes."""
+    @property
+    def page_count(self) -> int | None:
+        """Pages as last laid out by the authoring program; None when the file stores no layout."""
+        if self._pages is None:
+            self._pages = (json.loads(self._native.summary_json()).get("pages"),)
+        return self._pages[0]
+
+    def extract_text(self, include_furniture: bool = True, pages: str | None = None) -> str:
+        """All the text the document shows: the body in reading order, then headers/footers and notes.
+
+        ``pages`` (``"3"``, ``"3-5"``, ``"1,4-6"``) keeps the blocks laid out on those pages: the
+        body's, then the distinct headers/footers and the notes of those pages.
+        """
+        if pages is not None:
+            units = self.block_texts(include_furniture, pages=pages)
+            body = [u.text for u in units if u.scope == "body" and u.text]
+            furniture = dict.fromkeys(u.text for u in units if u.scope != "body" and u.text)
+            return "\n".join(body + list(furniture))
         text = self._texts.get(include_furniture)
         if text is None:
             text = self._texts[include_furniture] = self._native.extract_text(include_furniture)
         return text
 
-    def block_texts(self, include_furniture: bool = False) -> list[BlockText]:
+    def block_texts(self, include_furniture: bool = False, pages: str | None = None) -> list[BlockText]:
         """The plain text of each top-level block in reading order, with its provenance.
 
         Body blocks first, then (with ``include_furniture``) headers, footers and notes; the same
-        order and text as ``extract_text`` before its header/footer de-duplication.
+        order and text as ``extract_text`` before its header/footer de-duplication. With ``pages``,
+        the blocks laid out on those pages (a block without a page of its own is on its
+        predecessor's, so single pages add up to the whole).
         """
-        return [BlockText(*row) for row in self._native.block_texts(include_furniture)]
+        units = [BlockText(*row) for row in self._native.block_texts(include_furniture)]
+        if pages is None:
+            return units
+        from .navigation import effective_pages, parse_pages
+
+        wanted = parse_pages(pages, self.page_count)
+        kept: list[BlockText] = []
+        for scope in ("body", "furniture"):
+            scoped = [u for u in units if (u.scope == "body") == (scope == "body")]
+            placed = effective_pages(u.page for u in scoped)
+            kept.extend(u for u, page in zip(scoped, placed, strict=True) if page in wanted)
+        return kept
+
+    def outline(self) -> list[Heading]:
+        """The headings in reading order, each with its level, text, top-level block index, page,
+        and where it starts in ``extract_text()`` and in ``to_markdown()`` (see rhwp_core.navigation)."""
+        if self._outline is None:
+            from .navigation import outline
+
+            _, starts = self._body_markdown()
+            self._outline = outline(self.to_ir(), self.block_texts(), starts)
+        return self._outline
 
     def summary(self) -> dict[str, Any]:
         """Format, counts, metadata, page count and warnings, plus ``rhwp_core_version``."""
@@ -227,29 +271,63 @@ class Document:
         _keep_ir_of(self)
         return ir
 
-    def iter_blocks(self, kind: str | None = None, scope: Scope = "body") -> Iterator[Block]:
+    def iter_blocks(self, kind: str | None = None, scope: Scope = "body", pages: str | None = None) -> Iterator[Block]:
         """Blocks in reading order, optionally of one ``kind``; ``scope`` picks body, furniture or both.
 
         Top-level blocks are yielded; with ``kind`` set, blocks of that kind nested in tables and
-        shapes are yielded too (a table inside a cell is still a table).
+        shapes are yielded too (a table inside a cell is still a table). ``pages`` keeps what lies
+        in the top-level blocks laid out on those pages.
         """
         from .ir import iter_blocks
 
-        return iter_blocks(self.to_ir(), kind=kind, scope=scope)
+        return iter_blocks(self._ir_of_pages(pages), kind=kind, scope=scope)
 
-    def to_markdown(self, include_furniture: bool = False) -> str:
+    def _ir_of_pages(self, pages: str | None) -> HwpDocument:
+        """The IR, or with ``pages`` a copy holding only the top-level blocks on those pages."""
+        ir = self.to_ir()
+        if pages is None:
+            return ir
+        from .navigation import effective_pages, parse_pages
+
+        wanted = parse_pages(pages, self.page_count)
+        body = [b for section in ir.sections for b in section.blocks]
+        keep = {
+            id(b) for b, p in zip(body, effective_pages(b.provenance.page for b in body), strict=True) if p in wanted
+        }
+        notes = effective_pages(f.provenance.page for f in ir.furniture)
+        sections = [
+            section.model_copy(update={"blocks": [b for b in section.blocks if id(b) in keep]})
+            for section in ir.sections
+        ]
+        furniture = [f for f, p in zip(ir.furniture, notes, strict=True) if p in wanted]
+        return ir.model_copy(update={"sections": sections, "furniture": furniture})
+
+    def _body_markdown(self) -> tuple[str, list[int | None]]:
+        if self._markdown is None:
+            from .views.markdown import render_markdown
+
+            ir = self.to_ir()
+            starts: list[int | None] = []
+            with _cyclic_gc_paused():
+                text = render_markdown(ir, include_furniture=False, block_starts=starts)
+            self._markdown = (text, starts)
+        return self._markdown
+
+    def to_markdown(self, include_furniture: bool = False, pages: str | None = None) -> str:
         """Markdown (GFM): headings, lists, tables, footnotes, image references."""
+        if not include_furniture and pages is None:
+            return self._body_markdown()[0]
         from .views.markdown import render_markdown
 
-        ir = self.to_ir()
+        ir = self._ir_of_pages(pages)
         with _cyclic_gc_paused():
             return render_markdown(ir, include_furniture=include_furniture)
 
-    def to_html(self, include_css: bool = False, include_furniture: bool = False) -> str:
+    def to_html(self, include_css: bool = False, include_furniture: bool = False, pages: str | None = None) -> str:
         """A complete, valid HTML5 document."""
         from .views.html import render_html
 
-        ir = self.to_ir()
+        ir = self._ir_of_pages(pages)
         with _cyclic_gc_paused():
             return render_html(ir, include_css=include_css, include_furniture=include_furniture)
 

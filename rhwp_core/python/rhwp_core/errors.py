@@ -41,6 +41,13 @@ class TooLargeError(HwpError):
     suggestion = "Split the document, or ask for part of it."
 
 
+class InvalidRequestError(HwpError, ValueError):
+    """A request the document cannot answer as asked (pages it does not have, a malformed range)."""
+
+    code = "invalid_input"
+    suggestion = "Check the arguments."
+
+
 class DocumentNotFoundError(FileNotFoundError):
     """A missing file; a ``FileNotFoundError`` that also carries ``code`` and ``suggestion``."""
 

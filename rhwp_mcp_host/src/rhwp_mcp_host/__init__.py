@@ -13,6 +13,7 @@ from .contract import (
     Deny,
     FilePath,
     HostConfig,
+    Pages,
     PathArgument,
     Register,
     SourceSettings,
@@ -24,7 +25,7 @@ from .contract import (
 from .errors import ERROR_CODES, ToolFailure
 from .hookspecs import PROJECT_NAME, hookimpl, hookspec
 from .packs import ENTRY_POINT_GROUP
-from .paging import current_max_chars, format_call, page_list, page_text
+from .paging import current_max_chars, format_call, page_list, page_text, split_string_field
 
 __version__ = "0.1.0"
 
@@ -40,6 +41,7 @@ __all__ = [
     "FilePath",
     "Host",
     "HostConfig",
+    "Pages",
     "PathArgument",
     "Register",
     "SourceSettings",
@@ -57,6 +59,7 @@ __all__ = [
     "page_list",
     "page_text",
     "source_scheme",
+    "split_string_field",
 ]
 
 

@@ -178,6 +178,22 @@ def caller_source(path: str) -> str:
     return shown.get(path, path) if shown else path
 
 
+def _pages_as_text(value: Any) -> Any:
+    # "pages": 3 is what a model often sends for one page.
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+Pages = Annotated[
+    str | None,
+    BeforeValidator(_pages_as_text),
+    Field(
+        description='Only these pages, as last laid out by the authoring program: "3", "3-5" or "1,4-6" '
+        "(a block belongs to the page it starts on). Default: the whole document."
+    ),
+]
+"""A tool's page selection parameter, for tools over paged documents (the pack parses it)."""
+
+
 PATH_DESCRIPTION = (
     "The document: a path on the machine where the server runs (absolute, or a file:// URI), "
     "a data: URI (base64), or a doc:<sha256> handle from the server's upload endpoint."

@@ -1,10 +1,13 @@
 """One paging shape for every large result (DESIGN §3), and the response cap.
 
 Text tools return the text itself; when it is cut, the text ends with one line that gives the
-total and the exact next call. List tools return ``{KEY: [...], "total": N, "next_offset": M|None}``.
+total and the exact next call. ``max_chars`` counts the content: the cut line comes on top of it
+(the server's cap check allows for it), so a page is never shorter than ``min(max_chars, what is
+left)``. List tools return ``{KEY: [...], "total": N, "next_offset": M|None}``; one item too large
+for a response comes in parts when the tool says how to split it (``part``/``parts``/``next``).
 No response exceeds the cap (``--max-chars`` / ``RHWP_MCP_MAX_CHARS``, default 20 000 characters,
-about 10-20k tokens): a smaller ``max_chars``/``limit`` asked by the caller is honoured, a larger
-one is lowered to the cap. Nothing is ever cut silently.
+about 10-20k tokens) beyond its cut line: a smaller ``max_chars``/``limit`` asked by the caller is
+honoured, a larger one is lowered to the cap. Nothing is ever cut silently.
 """
 
 from __future__ import annotations
@@ -25,13 +28,13 @@ from .errors import INVALID_INPUT, TOO_LARGE, ToolFailure
 DEFAULT_MAX_CHARS = 20_000
 MIN_MAX_CHARS = 1_000
 ENV_MAX_CHARS = "RHWP_MCP_MAX_CHARS"
-# A cut is moved back to the last line break when one lies this close to the window's end,
-# so a page ends on a whole paragraph instead of mid-word.
-_SNAP_FRACTION = 0.1
 
 # The running server sets this around each call, so a pack's helper calls see that server's cap
 # (contextvars follow the call into the worker thread that runs a sync tool).
 _active_cap: ContextVar[int | None] = ContextVar("rhwp_mcp_max_chars", default=None)
+# The characters a call's cut lines add beyond the cap: a list the server sets per call and
+# page_text appends to (the list itself is shared with the worker thread's copy of the context).
+_cut_lines: ContextVar[list[int] | None] = ContextVar("rhwp_mcp_cut_lines", default=None)
 
 
 def parse_max_chars(value: str | int) -> int:
@@ -97,11 +100,12 @@ def page_text(
     max_chars: int | None = None,
     next_call: str | Callable[[int], str] | None = None,
 ) -> str:
-    """The part of ``text`` from ``offset`` that fits in ``max_chars`` (lowered to the cap).
+    """The part of ``text`` from ``offset``: ``max_chars`` characters (lowered to the cap), or all
+    that is left if that is less.
 
     When the text goes on past the page, the result ends with the line
-    ``[cut at END of TOTAL characters; next: NEXT_CALL]``, and the whole result (page + line)
-    stays within the limit. ``next_call`` is a format string with ``{offset}`` (e.g.
+    ``[cut at END of TOTAL characters; next: NEXT_CALL]``, on top of the page's characters.
+    ``next_call`` is a format string with ``{offset}`` (e.g.
     ``'extract_text(path="/a.hwp", offset={offset})'``) or a function of the next offset
     (see :func:`format_call`). Offsets count Unicode characters. A bad offset or max_chars
     raises ``invalid_input``.
@@ -117,23 +121,49 @@ def page_text(
         limit = min(max_chars, cap)
     if total - offset <= limit:
         return text[offset:]
-    # The cut line's length depends on where the cut falls; settle it in two passes.
     end = offset + limit
-    for _ in range(3):
-        trailer = f"\n[cut at {end} of {total} characters; next: {_next_call_text(next_call, end)}]"
-        room = max(1, limit - len(trailer))
-        window_end = offset + room
-        snapped = text.rfind("\n", window_end - max(1, int(room * _SNAP_FRACTION)), window_end)
-        new_end = snapped + 1 if snapped > offset else window_end
-        if new_end == end:
-            break
-        end = new_end
     trailer = f"\n[cut at {end} of {total} characters; next: {_next_call_text(next_call, end)}]"
+    allowance = _cut_lines.get()
+    if allowance is not None:
+        allowance.append(len(trailer))
     return text[offset:end] + trailer
 
 
 def _json_size(value: Any) -> int:
     return len(pydantic_core.to_json(value, fallback=str).decode("utf-8", "replace"))
+
+
+def split_string_field(
+    item: dict[str, Any],
+    field: str,
+    room: int,
+    adjust: Callable[[dict[str, Any], int, int], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """``item`` as copies whose ``field`` (a string) holds consecutive slices of it, each copy at
+    most ``room`` JSON characters: the usual ``split`` for :func:`page_list` when an item is one
+    long text. ``adjust(part, start, end)`` may fix up each copy (e.g. offsets that move with the
+    slice). Ends even when escapes inflate the JSON: a slice shrinks down to one character."""
+    text: str = item[field]
+    empty = {**item, field: ""}
+    base = _json_size(adjust(empty, 0, 0) if adjust is not None else empty)
+    width = max(1, room - base)
+    parts: list[dict[str, Any]] = []
+    start = 0
+    while start < len(text) or not parts:
+        end = min(len(text), start + width)
+        while True:
+            part = {**item, field: text[start:end]}
+            if adjust is not None:
+                part = adjust(part, start, end)
+            if _json_size(part) <= room or end - start <= 1:
+                break
+            # Escapes (quotes, newlines, control characters) take more than one character each.
+            end = start + max(1, (end - start) * 3 // 4)
+        parts.append(part)
+        start = end
+        if not text:
+            break
+    return parts
 
 
 def page_list(
@@ -143,12 +173,21 @@ def page_list(
     *,
     key: str = "items",
     max_chars: int | None = None,
+    part: int | None = None,
+    split: Callable[[Any, int], list[Any]] | None = None,
+    next_call: Callable[[int, int | None], str] | None = None,
 ) -> dict[str, Any]:
     """One page of ``items``: ``{key: page, "total": len(items), "next_offset": int | None}``.
 
     The page holds at most ``limit`` items and is shortened further so its JSON stays under
-    the cap; ``next_offset`` is where the next page starts (None on the last page). An item
-    too large to fit alone raises ``too_large``; a bad offset or limit raises ``invalid_input``.
+    the cap; ``next_offset`` is where the next page starts (None on the last page).
+
+    An item too large to fit alone comes in parts when ``split(item, room)`` can cut it into
+    pieces of at most ``room`` JSON characters: the page then holds part ``part`` (1-based,
+    default 1) of the item at ``offset`` and says ``"part"``, ``"parts"`` and, while parts
+    remain, ``"next"`` (``next_call(offset, part)`` rendered, e.g. with :func:`format_call`).
+    Without ``split`` such an item raises ``too_large``; a bad offset, limit or part raises
+    ``invalid_input``.
     """
     total = len(items)
     _check_offset(offset, total, "items")
@@ -165,6 +204,8 @@ def page_list(
         size = _json_size(item) + 1
         if used + size > budget:
             if not page:
+                if split is not None:
+                    return _one_part(items, offset, key, budget, part, split, next_call)
                 raise ToolFailure(
                     TOO_LARGE,
                     f"item {index} alone is {size} characters, more than the response cap of {budget}",
@@ -173,5 +214,53 @@ def page_list(
             break
         used += size
         page.append(item)
+    if part not in (None, 1):
+        raise ToolFailure(
+            INVALID_INPUT,
+            f"part={part}: item {offset} fits in one response, so it has no parts",
+            f"call again without part, at offset={offset}",
+        )
     end = offset + len(page)
     return {key: page, "total": total, "next_offset": end if end < total else None}
+
+
+def _one_part(
+    items: Sequence[Any],
+    offset: int,
+    key: str,
+    budget: int,
+    part: int | None,
+    split: Callable[[Any, int], list[Any]],
+    next_call: Callable[[int, int | None], str] | None,
+) -> dict[str, Any]:
+    total = len(items)
+    # The envelope of a part: total, offsets, part numbers and the next call, which names the path.
+    probe = next_call(offset, 999_999) if next_call is not None else ""
+    room = budget - len(key) - 160 - len(probe)
+    parts = split(items[offset], room)
+    if not parts or any(_json_size(p) > room for p in parts):
+        raise ToolFailure(
+            TOO_LARGE,
+            f"item {offset} is larger than the response cap of {budget} characters and cannot be cut smaller",
+            "raise the cap with --max-chars / RHWP_MCP_MAX_CHARS",
+        )
+    number = 1 if part is None else part
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(parts):
+        raise ToolFailure(
+            INVALID_INPUT,
+            f"part={part!r}: item {offset} comes in {len(parts)} parts",
+            f"ask for a part between 1 and {len(parts)}",
+        )
+    last = number == len(parts)
+    page: dict[str, Any] = {
+        key: [parts[number - 1]],
+        "total": total,
+        "next_offset": (offset + 1 if offset + 1 < total else None) if last else offset,
+        "part": number,
+        "parts": len(parts),
+    }
+    if not last and next_call is not None:
+        page["next"] = next_call(offset, number + 1)
+    elif last and offset + 1 < total and next_call is not None:
+        page["next"] = next_call(offset + 1, None)
+    return page

@@ -112,6 +112,8 @@ class HostMiddleware(Middleware):
             path_arguments=spec.path_arguments,
         )
         token = paging._active_cap.set(self.config.max_chars)
+        cut_lines: list[int] = []
+        cut_token = paging._cut_lines.set(cut_lines)
         shown_token: Any = None
         payload: dict[str, str] | None = None
         denied_by: str | None = None
@@ -158,7 +160,8 @@ class HostMiddleware(Middleware):
                     payload = self.error_for(exc, name, spec.pack)
                 else:
                     size = _text_size(result)
-                    if size > self.config.max_chars:
+                    # A text tool's cut line comes on top of its page (max_chars counts content).
+                    if size > self.config.max_chars + sum(cut_lines):
                         payload = error_payload(
                             TOO_LARGE,
                             f"the result of {name} has {size} characters, more than the server's cap of "
@@ -177,6 +180,7 @@ class HostMiddleware(Middleware):
             return _error_result(payload) if payload is not None else result
         finally:
             paging._active_cap.reset(token)
+            paging._cut_lines.reset(cut_token)
             if shown_token is not None:
                 _shown_as.reset(shown_token)
 

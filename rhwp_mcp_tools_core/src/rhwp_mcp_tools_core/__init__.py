@@ -11,9 +11,11 @@ import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
 
 from rhwp_mcp_host import (
     FilePath,
+    Pages,
     ToolFailure,
     caller_source,
     current_max_chars,
@@ -23,6 +25,9 @@ from rhwp_mcp_host import (
     page_text,
 )
 
+from .parts import size as json_size
+from .parts import split_block
+
 if TYPE_CHECKING:
     from rhwp_core import Document
 
@@ -31,8 +36,81 @@ Scope = Literal["body", "furniture", "all"]
 Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
 MaxChars = Annotated[
     int | None,
-    Field(ge=1, description="At most this many characters (lowered to the server's cap; default: the cap)."),
+    Field(ge=1, description="At most this many characters of content (lowered to the server's cap; default: the cap)."),
 ]
+MAX_OUTLINE = 200
+
+
+class OutlineEntry(TypedDict):
+    level: int
+    text: str
+    block: int
+    """Index of the heading among the top-level body blocks: iter_blocks(offset=block) starts at it."""
+    page: int | None
+    text_offset: int
+    """Where the heading starts in extract_text's output: extract_text(offset=text_offset)."""
+    markdown_offset: int
+    """Where the heading starts in to_markdown's output: to_markdown(offset=markdown_offset)."""
+
+
+class Summary(TypedDict):
+    format: str
+    version: str
+    schema_version: str
+    sections: int
+    paragraphs: int
+    tables: int
+    pictures: int
+    equations: int
+    shapes: int
+    other_objects: int
+    characters: int
+    headers: int
+    footers: int
+    footnotes: int
+    endnotes: int
+    pages: int | None
+    compressed: bool
+    distribution: bool
+    title: str | None
+    subject: str | None
+    author: str | None
+    keywords: str | None
+    created: str | None
+    modified: str | None
+    bin_data: int
+    warnings: list[str]
+    rhwp_core_version: str
+    path: str
+    outline: list[OutlineEntry]
+    outline_truncated: bool
+
+
+class BlocksPage(TypedDict):
+    blocks: list[dict[str, Any]]
+    total: int
+    next_offset: int | None
+    part: NotRequired[int]
+    """When one block is too large for a response: which part of it this is (1-based)."""
+    parts: NotRequired[int]
+    next: NotRequired[str]
+    """The exact next call while parts remain."""
+
+
+class IrDocument(TypedDict):
+    schema_version: str
+    format: str
+    version: str
+    compressed: bool
+    distribution: bool
+    metadata: dict[str, Any]
+    styles: list[dict[str, Any]]
+    bin_data: list[dict[str, Any]]
+    sections: list[dict[str, Any]]
+    furniture: list[dict[str, Any]]
+    pages: int | None
+    warnings: list[str]
+    section_range: NotRequired[list[int]]
 
 
 def _load(path: str) -> Document:
@@ -42,18 +120,44 @@ def _load(path: str) -> Document:
     return rhwp_core.load(path)
 
 
-def parse_hwp_summary(path: FilePath) -> dict[str, Any]:
+def parse_hwp_summary(path: FilePath) -> Summary:
     """Summarise an HWP (.hwp) or HWPX (.hwpx) document: format, title, author, created/modified dates,
-    page count (as last laid out by the authoring program), and counts of sections, paragraphs, tables,
-    pictures, equations, headers/footers and notes, plus warnings about anything skipped while reading.
+    page count (as last laid out by the authoring program), counts of sections, paragraphs, tables,
+    pictures, equations, headers/footers and notes, warnings about anything skipped while reading, and
+    the outline: the headings in order, each with its level, text, page, `block` (its iter_blocks
+    offset), `text_offset` and `markdown_offset` (where extract_text / to_markdown with default
+    arguments reach it: pass them as `offset` to start reading at that chapter).
 
-    Small output (under 1,000 characters). Call this first to decide how to read a document: a few
-    thousand characters → extract_text or to_markdown in one call; a long report → page through
-    extract_text, or use iter_blocks / chunks.
+    Call this first to decide how to read a document: a few thousand characters → extract_text or
+    to_markdown in one call; a long report → its outline, then the chapter or the pages you need
+    (`pages="12-14"` on the text, view, block and chunk tools), or iter_blocks / chunks. A long outline
+    keeps its upper levels (outline_truncated says so).
     """
-    summary = _load(path).summary()
+    doc = _load(path)
+    summary: dict[str, Any] = doc.summary()
     summary["path"] = caller_source(path)
-    return summary
+    headings = [h.to_dict() for h in doc.outline()]
+    # The deepest levels go first when the outline would not fit: chapters before sub-sections.
+    budget = current_max_chars() - json_size(summary) - 200
+    levels = sorted({h["level"] for h in headings})
+
+    def too_big(entries: list[dict[str, Any]]) -> bool:
+        return len(entries) > MAX_OUTLINE or json_size(entries) > budget
+
+    kept = headings
+    while len(levels) > 1 and too_big(kept):
+        levels.pop()
+        kept = [h for h in headings if h["level"] in levels]
+    if too_big(kept):
+        fitting: list[dict[str, Any]] = []
+        for heading in kept:
+            if too_big([*fitting, heading]):
+                break
+            fitting.append(heading)
+        kept = fitting
+    summary["outline"] = kept
+    summary["outline_truncated"] = len(kept) < len(headings)
+    return summary  # type: ignore[return-value]
 
 
 def extract_text(
@@ -63,20 +167,24 @@ def extract_text(
     ] = True,
     offset: Offset = 0,
     max_chars: MaxChars = None,
+    pages: Pages = None,
 ) -> str:
     """All the text of an HWP/HWPX document as plain text, one paragraph per line: the body in reading
     order (table cells, text boxes, captions and equation scripts included), then page headers/footers
-    and foot/endnotes (include_furniture=False gives the body alone).
+    and foot/endnotes (include_furniture=False gives the body alone). `pages` keeps what lies on
+    those pages; `offset` may be an outline entry's text_offset (see parse_hwp_summary).
 
     Output is as long as the document (a 200-page report is several hundred thousand characters).
     Long texts come in pages: a cut page ends with a line `[cut at N of TOTAL characters; next: ...]`
     giving the exact call for the next page. Prefer to_markdown when structure (headings, tables)
     matters, chunks for retrieval.
     """
-    text = _load(path).extract_text(include_furniture=include_furniture)
+    text = _load(path).extract_text(include_furniture=include_furniture, pages=pages)
 
     def next_call(next_offset: int) -> str:
         extra: dict[str, Any] = {} if include_furniture else {"include_furniture": False}
+        if pages is not None:
+            extra["pages"] = pages
         return format_call("extract_text", path=path, **extra, offset=next_offset)
 
     return page_text(text, offset, max_chars, next_call=next_call)
@@ -88,7 +196,7 @@ def get_ir(
     last_section: Annotated[
         int | None, Field(ge=0, description="Last section to include (inclusive); default: the last one.")
     ] = None,
-) -> dict[str, Any]:
+) -> IrDocument:
     """The document's full structure as JSON (the HwpDocument IR, schema_version inside): metadata,
     styles, bin data, sections with their blocks (paragraphs with formatted runs, heading levels and
     list markers; tables with cells, spans and nested blocks; pictures; equations; shapes), and the
@@ -113,26 +221,39 @@ def get_ir(
     whole = (first_section, last) == (0, sections - 1)
     # The whole document's JSON is already known: refuse before decoding it.
     if whole and len(raw) > cap:
-        raise _too_large(path, len(raw), cap, sections, first_section)
+        raise _too_large(path, doc, len(raw), cap, first_section)
     ir: dict[str, Any] = json.loads(raw)
     if not whole:
         wanted = range(first_section, last + 1)
         ir["sections"] = [s for s in ir["sections"] if s["index"] in wanted]
         ir["furniture"] = [f for f in ir["furniture"] if f["provenance"]["section"] in wanted]
         ir["section_range"] = [first_section, min(last, sections - 1)]
-        size = len(json.dumps(ir, ensure_ascii=False, separators=(",", ":")))
+        size = json_size(ir)
         if size > cap:
-            raise _too_large(path, size, cap, len(ir["sections"]), first_section)
-    return ir
+            raise _too_large(path, doc, size, cap, first_section)
+    return ir  # type: ignore[return-value]
 
 
-def _too_large(path: str, size: int, cap: int, sections: int, first_section: int) -> ToolFailure:
-    if sections > 1:
-        hint = format_call("get_ir", path=path, first_section=first_section, last_section=first_section)
-        suggestion = f"ask for fewer sections, e.g. {hint}, or page the blocks with iter_blocks"
+def _too_large(path: str, doc: Document, size: int, cap: int, first_section: int) -> ToolFailure:
+    """too_large naming a call that succeeds: the longest run of sections from first_section that
+    fits, or iter_blocks (which cuts even one huge block into parts) when one section alone does not."""
+    ir = json.loads(doc.to_json())
+    shell = {k: v for k, v in ir.items() if k not in ("sections", "furniture")}
+    used = json_size(shell) + len('"sections":[],"furniture":[],"section_range":[0,0]') + 20
+    last = None
+    for section in ir["sections"][first_section:]:
+        index = section["index"]
+        notes = [f for f in ir["furniture"] if f["provenance"]["section"] == index]
+        used += json_size(section) + json_size(notes) + 2
+        if used > cap:
+            break
+        last = index
+    if last is not None:
+        hint = format_call("get_ir", path=path, first_section=first_section, last_section=last)
+        suggestion = f"ask for fewer sections: {hint}; or page the blocks with iter_blocks"
     else:
         hint = format_call("iter_blocks", path=path, offset=0)
-        suggestion = f"page the blocks instead: {hint} (or to_markdown for a readable view)"
+        suggestion = f"section {first_section} alone is too large; page its blocks instead: {hint}"
     return ToolFailure(
         "too_large", f"the IR asked for is {size} characters, more than the response cap of {cap}", suggestion
     )
@@ -149,20 +270,51 @@ def iter_blocks(
     ] = "body",
     offset: Offset = 0,
     limit: Annotated[int, Field(ge=1, le=1000, description="At most this many blocks.")] = 50,
-) -> dict[str, Any]:
+    pages: Pages = None,
+    part: Annotated[
+        int | None, Field(ge=1, description="For a block too large for one response: which of its parts (1-based).")
+    ] = None,
+) -> BlocksPage:
     """The document's blocks in reading order, one page at a time: {blocks, total, next_offset}.
 
     Each block is a JSON object with `kind` (paragraph, table, picture, equation, shape, unknown),
     its content (paragraph text and runs; table cells with spans and nested blocks; picture bin-data
     name and size; equation script) and provenance (section, paragraph, page). Use kind="table" to
-    get just the tables, scope="furniture" for headers/footers/notes. Pages are cut to stay under the
-    response cap; next_offset (null on the last page) is the offset of the next call.
+    get just the tables, scope="furniture" for headers/footers/notes, pages="3-5" for what lies on
+    those pages; an outline entry's `block` (parse_hwp_summary) is the offset of its heading.
+    Pages are cut to stay under the response cap; next_offset (null on the last page) is the offset
+    of the next call. A single block too large for a response comes in parts (a table by rows, each
+    part repeating the header row; a paragraph by characters): the page then says part, parts and
+    the exact next call.
     """
     doc = _load(path)
-    blocks = list(doc.iter_blocks(kind=kind, scope=scope))
-    page = page_list(blocks, offset, limit, key="blocks")
-    page["blocks"] = [b.model_dump(mode="json") for b in page["blocks"]]
-    return page
+    blocks = list(doc.iter_blocks(kind=kind, scope=scope, pages=pages))
+
+    def next_call(next_offset: int, next_part: int | None) -> str:
+        extra: dict[str, Any] = {}
+        if kind is not None:
+            extra["kind"] = kind
+        if scope != "body":
+            extra["scope"] = scope
+        if pages is not None:
+            extra["pages"] = pages
+        if limit != 50:
+            extra["limit"] = limit
+        if next_part is not None:
+            extra["part"] = next_part
+        return format_call("iter_blocks", path=path, **extra, offset=next_offset)
+
+    page = page_list(
+        blocks,
+        offset,
+        limit,
+        key="blocks",
+        part=part,
+        split=lambda block, room: split_block(block.model_dump(mode="json"), room),
+        next_call=next_call,
+    )
+    page["blocks"] = [b if isinstance(b, dict) else b.model_dump(mode="json") for b in page["blocks"]]
+    return page  # type: ignore[return-value]
 
 
 @hookimpl

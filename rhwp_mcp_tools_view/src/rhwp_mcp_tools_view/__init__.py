@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, format_call, hookimpl, page_text
+from rhwp_mcp_host import FilePath, Pages, format_call, hookimpl, page_text
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
 MaxChars = Annotated[
     int | None,
-    Field(ge=1, description="At most this many characters (lowered to the server's cap; default: the cap)."),
+    Field(ge=1, description="At most this many characters of content (lowered to the server's cap; default: the cap)."),
 ]
 
 
@@ -31,13 +31,13 @@ def _load(path: str) -> Document:
 
 # Keyed on the Document object: rhwp_core.load returns the same object while the file is unchanged.
 @functools.lru_cache(maxsize=8)
-def _markdown(doc: Document, include_furniture: bool) -> str:
-    return doc.to_markdown(include_furniture=include_furniture)
+def _markdown(doc: Document, include_furniture: bool, pages: str | None) -> str:
+    return doc.to_markdown(include_furniture=include_furniture, pages=pages)
 
 
 @functools.lru_cache(maxsize=8)
-def _html(doc: Document, include_css: bool, include_furniture: bool) -> str:
-    return doc.to_html(include_css=include_css, include_furniture=include_furniture)
+def _html(doc: Document, include_css: bool, include_furniture: bool, pages: str | None) -> str:
+    return doc.to_html(include_css=include_css, include_furniture=include_furniture, pages=pages)
 
 
 def to_markdown(
@@ -45,6 +45,7 @@ def to_markdown(
     include_furniture: Annotated[bool, Field(description="Also render page headers and footers.")] = False,
     offset: Offset = 0,
     max_chars: MaxChars = None,
+    pages: Pages = None,
 ) -> str:
     """An HWP/HWPX document as Markdown (GFM): headings, bulleted and numbered lists, bold/italic/links,
     tables (pipe tables when the grid is simple, inline HTML tables when cells merge), footnotes as
@@ -52,12 +53,15 @@ def to_markdown(
     with its structure.
 
     Somewhat longer than the plain text. Long documents come in pages: a cut page ends with a line
-    `[cut at N of TOTAL characters; next: ...]` giving the exact next call.
+    `[cut at N of TOTAL characters; next: ...]` giving the exact next call. `pages` renders what lies
+    on those pages; `offset` may be an outline entry's markdown_offset (see parse_hwp_summary).
     """
-    text = _markdown(_load(path), include_furniture)
+    text = _markdown(_load(path), include_furniture, pages)
 
     def next_call(next_offset: int) -> str:
         extra: dict[str, Any] = {"include_furniture": True} if include_furniture else {}
+        if pages is not None:
+            extra["pages"] = pages
         return format_call("to_markdown", path=path, **extra, offset=next_offset)
 
     return page_text(text, offset, max_chars, next_call=next_call)
@@ -69,6 +73,7 @@ def to_html(
     include_furniture: Annotated[bool, Field(description="Also render page headers and footers.")] = False,
     offset: Offset = 0,
     max_chars: MaxChars = None,
+    pages: Pages = None,
 ) -> str:
     """An HWP/HWPX document as a complete HTML5 page (lang="ko", UTF-8): semantic headings, paragraphs,
     lists, tables with rowspan/colspan, a footnotes section, figures naming their bin data. For showing
@@ -77,7 +82,7 @@ def to_html(
     Long documents come in pages (a page is a slice of the HTML source); a cut page ends with a line
     `[cut at N of TOTAL characters; next: ...]` giving the exact next call.
     """
-    text = _html(_load(path), include_css, include_furniture)
+    text = _html(_load(path), include_css, include_furniture, pages)
 
     def next_call(next_offset: int) -> str:
         extra: dict[str, Any] = {}
@@ -85,6 +90,8 @@ def to_html(
             extra["include_css"] = True
         if include_furniture:
             extra["include_furniture"] = True
+        if pages is not None:
+            extra["pages"] = pages
         return format_call("to_html", path=path, **extra, offset=next_offset)
 
     return page_text(text, offset, max_chars, next_call=next_call)

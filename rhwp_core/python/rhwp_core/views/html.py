@@ -83,9 +83,11 @@ _NUMERIC_MARKER = re.compile(r"^\s*(\d{1,9})\s*[.)]?\s*$")
 class HtmlRenderer:
     """Renders blocks to HTML; ``for_markdown`` writes note references as ``[^label]`` text."""
 
-    def __init__(self, notes: NoteIndex, for_markdown: bool = False) -> None:
+    def __init__(self, notes: NoteIndex, for_markdown: bool = False, levels: dict[int, int] | None = None) -> None:
         self.notes = notes
         self.for_markdown = for_markdown
+        # Headings known by their chapter number only (rhwp_core.navigation), by id of the paragraph.
+        self.levels = levels or {}
         self.out: list[str] = []
         self._ref_ids: dict[str, int] = {}
 
@@ -142,7 +144,12 @@ class HtmlRenderer:
         """Render a run of sibling blocks; consecutive list paragraphs become (nested) lists."""
         open_lists: list[tuple[int, str]] = []  # (level, tag) of each open list, innermost last
         for block in blocks:
-            if isinstance(block, Paragraph) and block.list is not None and not block.heading_level:
+            if (
+                isinstance(block, Paragraph)
+                and block.list is not None
+                and not block.heading_level
+                and id(block) not in self.levels
+            ):
                 if paragraph_is_empty(block):
                     continue
                 self._list_item(block, open_lists)
@@ -200,8 +207,9 @@ class HtmlRenderer:
         if paragraph_is_empty(paragraph):
             return
         attributes = f' data-break="{_attr(paragraph.break_before)}"' if paragraph.break_before else ""
-        if paragraph.heading_level:
-            level = min(6, max(1, paragraph.heading_level))
+        heading = paragraph.heading_level or self.levels.get(id(paragraph))
+        if heading:
+            level = min(6, max(1, heading))
             self.out.append(f"<h{level}{attributes}>{self.inline(paragraph)}</h{level}>")
         else:
             self.out.append(f"<p{attributes}>{self.inline(paragraph)}</p>")
@@ -349,7 +357,9 @@ class HtmlRenderer:
 
 def render_html(doc: HwpDocument, include_css: bool = False, include_furniture: bool = False) -> str:
     """A complete HTML5 document for ``doc``; ``include_furniture`` adds page headers/footers."""
-    renderer = HtmlRenderer(NoteIndex(doc))
+    from ..navigation import detected_heading_levels
+
+    renderer = HtmlRenderer(NoteIndex(doc), levels=detected_heading_levels(doc))
     out = renderer.out
     out.append("<!DOCTYPE html>")
     out.append('<html lang="ko">')

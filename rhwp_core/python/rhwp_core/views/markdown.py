@@ -105,9 +105,11 @@ def _can_delimit(core: str, before: str, after: str) -> bool:
 
 
 class _MarkdownRenderer:
-    def __init__(self, doc: HwpDocument, notes: NoteIndex | None = None) -> None:
+    def __init__(self, doc: HwpDocument, notes: NoteIndex | None = None, levels: dict[int, int] | None = None) -> None:
         self.doc = doc
         self.notes = notes if notes is not None else NoteIndex(doc)
+        # Headings known by their chapter number only (rhwp_core.navigation), by id of the paragraph.
+        self.levels = levels or {}
 
     # -- inline ---------------------------------------------------------------------------------
 
@@ -183,22 +185,40 @@ class _MarkdownRenderer:
 
     # -- blocks ---------------------------------------------------------------------------------
 
-    def blocks(self, blocks: Sequence[Block]) -> str:
-        """Markdown for sibling blocks: blank lines between blocks, none between list items."""
+    def blocks(self, blocks: Sequence[Block], starts: list[int | None] | None = None) -> str:
+        """Markdown for sibling blocks: blank lines between blocks, none between list items.
+
+        With ``starts``, each block's start in the returned text (None when it renders empty) is
+        appended to it, one entry per block.
+        """
         out: list[str] = []
+        length = 0
         list_indents: list[int] = []  # content column of each open list level
         previous_was_item = False
         for block in blocks:
-            if isinstance(block, Paragraph) and block.list is not None and not block.heading_level:
+            if (
+                isinstance(block, Paragraph)
+                and block.list is not None
+                and not block.heading_level
+                and id(block) not in self.levels
+            ):
                 item = self._list_item(block, list_indents)
+                gap = ("\n" if previous_was_item else "\n\n") if out and item else ""
+                if starts is not None:
+                    starts.append(length + len(gap) if item else None)
                 if item:
-                    out.append(("\n" if previous_was_item else "\n\n") + item if out else item)
+                    out.append(gap + item)
+                    length += len(gap) + len(item)
                     previous_was_item = True
                 continue
             text = self.paragraph(block) if isinstance(block, Paragraph) else self.block(block)
+            gap = "\n\n" if out and text else ""
+            if starts is not None:
+                starts.append(length + len(gap) if text else None)
             if text:
                 list_indents.clear()
-                out.append("\n\n" + text if out else text)
+                out.append(gap + text)
+                length += len(gap) + len(text)
                 previous_was_item = False
         return "".join(out)
 
@@ -239,12 +259,13 @@ class _MarkdownRenderer:
     def paragraph(self, paragraph: Paragraph) -> str:
         if paragraph_is_empty(paragraph):
             return ""
-        if paragraph.heading_level:
+        level = paragraph.heading_level or self.levels.get(id(paragraph))
+        if level:
             lines = self.inline(paragraph, heading=True).split("\n")
             text = " ".join(line.strip() for line in lines if line.strip())
             # Every `#` escaped: a trailing run of them would otherwise be taken as a closing sequence.
             text = text.replace("#", "\\#")
-            return "#" * min(6, paragraph.heading_level) + " " + text
+            return "#" * min(6, level) + " " + text
         return "\\\n".join(self._lines(paragraph))
 
     def table(self, table: Table) -> str:
@@ -364,16 +385,29 @@ def _is_simple_grid(table: Table, placed: list[tuple[TableCell, int, int]]) -> b
     return True
 
 
-def render_markdown(doc: HwpDocument, include_furniture: bool = False) -> str:
-    """Markdown for ``doc``; ``include_furniture`` adds page headers (first) and footers (last)."""
-    renderer = _MarkdownRenderer(doc)
+def render_markdown(
+    doc: HwpDocument, include_furniture: bool = False, block_starts: list[int | None] | None = None
+) -> str:
+    """Markdown for ``doc``; ``include_furniture`` adds page headers (first) and footers (last).
+
+    With ``block_starts``, the start of each top-level body block in the result (None when the
+    block renders empty) is appended to it, in reading order.
+    """
+    from ..navigation import detected_heading_levels
+
+    renderer = _MarkdownRenderer(doc, levels=detected_heading_levels(doc))
     parts: list[str] = []
     if include_furniture:
         parts.extend(renderer.page_furniture("header"))
+    length = sum(len(p) + 2 for p in parts)
     for section in doc.sections:
-        text = renderer.blocks(section.blocks)
+        starts: list[int | None] | None = [] if block_starts is not None else None
+        text = renderer.blocks(section.blocks, starts)
+        if block_starts is not None and starts is not None:
+            block_starts.extend(None if s is None else length + s for s in starts)
         if text:
             parts.append(text)
+            length += len(text) + 2
     if include_furniture:
         parts.extend(renderer.page_furniture("footer"))
     parts.extend(renderer.note_definitions())

@@ -1,0 +1,239 @@
+"""Reading a long document the way a person does (issue: outline, pages, no dead ends), through
+the real packs exactly as a client calls them (``pack_session``), on every corpus document and
+on the fixtures (so a clone without the corpus still checks itself).
+
+- The outline points right: ``extract_text(offset=text_offset)`` starts with the heading,
+  ``to_markdown(offset=markdown_offset)`` with its Markdown heading line, and
+  ``iter_blocks(offset=block)`` returns the heading's block.
+- ``pages`` on the five tools keeps exactly the blocks on those pages; single pages add up to the whole.
+- No dead ends: every default call succeeds or fails for a reason of the document, and every
+  ``too_large`` or part names a call that succeeds.
+- ``max_chars`` is the content; the cut line is extra.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from corpus_support import FIXTURES, SHARED
+
+from rhwp_mcp_host.testing import PackSession, pack_session
+
+pytestmark = pytest.mark.corpus
+CAP = 20_000
+
+
+def _documents() -> list[Path]:
+    docs = sorted(FIXTURES.glob("hwp/*.hwp")) + sorted(FIXTURES.glob("hwpx/*.hwpx"))
+    if SHARED is not None:
+        corpus = SHARED / "corpus"
+        docs += sorted(corpus.glob("hwp/*.hwp")) + sorted(corpus.glob("hwpx/*.hwpx"))
+    elif os.environ.get("CI"):
+        pytest.fail("the shared corpus is missing — in CI a missing corpus is a failure")
+    return docs
+
+
+DOCS = _documents()
+
+
+@pytest.fixture(scope="module")
+def session() -> Iterator[PackSession]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
+    with pack_session("core", "view", "chunks", max_chars=CAP, env=env) as s:
+        yield s
+
+
+def _ok(result: Any, what: str) -> Any:
+    assert not (isinstance(result, dict) and set(result) >= {"error", "suggestion"} and len(result) == 3), (
+        what,
+        result,
+    )
+    return result
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_the_outline_points_at_its_headings(session: PackSession, doc: Path) -> None:
+    summary = _ok(session.call("parse_hwp_summary", path=str(doc)), "summary")
+    outline = summary["outline"]
+    assert isinstance(summary["outline_truncated"], bool)
+    if not outline:
+        return
+    assert len(json.dumps(summary, ensure_ascii=False, separators=(",", ":"))) <= CAP
+    for entry in outline[:40] + outline[-10:]:
+        heading = entry["text"].rstrip("…")
+        text = _ok(session.call("extract_text", path=str(doc), offset=entry["text_offset"], max_chars=400), "text")
+        assert _squash(text).startswith(_squash(heading)[:60]), (entry, text[:120])
+        md = _ok(session.call("to_markdown", path=str(doc), offset=entry["markdown_offset"], max_chars=400), "md")
+        # A heading the document styles is a Markdown heading; a chapter line found by its number is
+        # a paragraph there: either way the page starts with the heading's words.
+        shown = re.sub(r"^#{1,6} ", "", md).replace("\\", "")
+        assert _squash(shown).startswith(_squash(heading)[:60]), (entry, md[:120])
+        blocks = _ok(session.call("iter_blocks", path=str(doc), offset=entry["block"], limit=1), "blocks")
+        block = blocks["blocks"][0]
+        assert block["kind"] == "paragraph" and _squash(block["text"]).startswith(_squash(heading)[:60]), entry
+        assert block["provenance"]["page"] == entry["page"] or entry["page"] is None
+
+
+def _all_blocks(session: PackSession, doc: Path, **args: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    offset: int | None = 0
+    part: int | None = None
+    while offset is not None:
+        page = _ok(session.call("iter_blocks", path=str(doc), offset=offset, limit=200, part=part, **args), "pages")
+        if "part" in page:
+            # A block in parts: count it once, on its first part.
+            if page["part"] == 1:
+                out.extend(page["blocks"])
+            part = page["part"] + 1 if page["part"] < page["parts"] else None
+            offset = page["next_offset"]
+            continue
+        out.extend(page["blocks"])
+        offset = page["next_offset"]
+    return out
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_pages_select_exactly_their_blocks(session: PackSession, doc: Path) -> None:
+    summary = _ok(session.call("parse_hwp_summary", path=str(doc)), "summary")
+    pages = summary["pages"]
+    if pages is None:
+        for tool in ("extract_text", "to_markdown", "to_html", "iter_blocks", "chunks"):
+            error = session.call(tool, path=str(doc), pages="1")
+            assert error["error"] == "invalid_input" and "offset" in error["suggestion"], (tool, error)
+        return
+    whole = _all_blocks(session, doc)
+    body = session.call("extract_text", path=str(doc), include_furniture=False, max_chars=CAP)
+    singles: list[dict[str, Any]] = []
+    texts: list[str] = []
+    for page in range(1, min(pages, 12) + 1):
+        blocks = _all_blocks(session, doc, pages=str(page))
+        # Every block of page N says page N, or carries none (it is on its predecessor's page).
+        assert all(b["provenance"]["page"] in (page, None) for b in blocks), page
+        singles.extend(blocks)
+        text = session.call("extract_text", path=str(doc), pages=str(page), include_furniture=False)
+        if text and "[cut at" not in text:
+            texts.append(text)
+        for tool in ("to_markdown", "to_html", "chunks"):
+            _ok(session.call(tool, path=str(doc), pages=str(page)), tool)
+    if pages <= 12:
+        assert singles == whole
+        if "[cut at" not in body:
+            assert "\n".join(texts) == body
+    # A range is the pages it names, in order.
+    if pages >= 2:
+        both = _all_blocks(session, doc, pages="1-2")
+        assert both == _all_blocks(session, doc, pages="1") + _all_blocks(session, doc, pages="2")
+    error = session.call("extract_text", path=str(doc), pages=f"{pages + 1}-{pages + 5}")
+    assert error["error"] == "invalid_input" and str(pages) in error["suggestion"]
+    assert session.call("extract_text", path=str(doc), pages="3-1")["error"] == "invalid_input"
+    assert session.call("iter_blocks", path=str(doc), pages="x")["error"] == "invalid_input"
+
+
+_CALL = re.compile(r"\b(extract_text|to_markdown|to_html|iter_blocks|chunks|get_ir|parse_hwp_summary)\(")
+
+
+def _calls_in(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls a suggestion or a `next` names, parsed: `name(key=JSON, ...)`."""
+    decoder = json.JSONDecoder()
+    calls = []
+    for match in _CALL.finditer(text):
+        args: dict[str, Any] = {}
+        position = match.end()
+        while position < len(text) and text[position] != ")":
+            key = re.match(r"\s*,?\s*(\w+)=", text[position:])
+            assert key is not None, text[position:]
+            position += key.end()
+            value, position = decoder.raw_decode(text, position)
+            args[key.group(1)] = value
+        calls.append((match.group(1), args))
+    return calls
+
+
+DEFAULT_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("parse_hwp_summary", {}),
+    ("extract_text", {}),
+    ("get_ir", {}),
+    ("iter_blocks", {}),
+    ("iter_blocks", {"kind": "table"}),
+    ("iter_blocks", {"kind": "paragraph", "scope": "all"}),
+    ("to_markdown", {}),
+    ("to_html", {}),
+    ("chunks", {}),
+    ("chunks", {"mode": "ir-blocks", "include_furniture": True}),
+]
+DOCUMENT_REASONS = {"unsupported_format", "corrupt_document"}
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_no_dead_ends(session: PackSession, doc: Path) -> None:
+    followed = 0
+    for tool, args in DEFAULT_CALLS:
+        result = session.call(tool, path=str(doc), **args)
+        if isinstance(result, dict) and result.get("error"):
+            if result["error"] in DOCUMENT_REASONS:
+                continue
+            assert result["error"] == "too_large", (tool, result)
+            calls = _calls_in(result["suggestion"])
+            assert calls, result
+            for name, call_args in calls:
+                followed += 1
+                assert not session.call(name, **call_args).get("error"), (tool, name, call_args)
+            continue
+        if isinstance(result, dict) and "next" in result:
+            # A block in parts: every part's next call works, to the end.
+            steps = 0
+            while "next" in result and steps < 500:
+                [(name, call_args)] = _calls_in(result["next"])
+                result = _ok(session.call(name, **call_args), result["next"])
+                steps += 1
+                followed += 1
+    if doc.name == "rhwp-ftc-market-structure-2017.hwp":
+        assert followed > 0  # this one has a table larger than a response
+
+
+def test_max_chars_is_the_content(session: PackSession, tmp_path: Path) -> None:
+    long_dir = tmp_path / ("a-rather-long-directory-name-" * 8)
+    long_dir.mkdir()
+    target = long_dir / "report.hwpx"
+    target.write_bytes((FIXTURES / "hwpx" / "rhwp-footnote-01.hwpx").read_bytes())
+    whole = session.call("extract_text", path=str(target))
+    offset, pieces = 0, []
+    while True:
+        page = session.call("extract_text", path=str(target), offset=offset, max_chars=100)
+        body, _, line = page.partition("\n[cut at ")
+        pieces.append(body)
+        if not line:
+            break
+        assert len(body) == 100 and str(target) in line
+        offset += 100
+    assert "".join(pieces) == whole
+
+
+def _output_schema(tool: Any) -> Any:
+    """mcp 2.x spells it output_schema, 1.x outputSchema."""
+    return tool.output_schema if hasattr(tool, "output_schema") else tool.outputSchema
+
+
+def test_summary_and_list_tools_declare_their_output(session: PackSession) -> None:
+    tools = {t.name: t for t in session.list_tools()}
+    summary = _output_schema(tools["parse_hwp_summary"])
+    assert {"format", "pages", "outline", "outline_truncated", "title"} <= set(summary["properties"])
+    for name, fields in (
+        ("iter_blocks", {"blocks", "total", "next_offset", "part", "parts"}),
+        ("chunks", {"chunks", "total", "next_offset"}),
+        ("get_ir", {"schema_version", "sections", "furniture", "pages"}),
+    ):
+        schema = _output_schema(tools[name])
+        assert fields <= set(schema["properties"]), name
+    for name in ("extract_text", "to_markdown", "to_html"):
+        assert not _output_schema(tools[name])
