@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from rhwp_core.ir import (
@@ -173,6 +173,8 @@ def test_any_text_renders_as_itself(text: str) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(HOSTILE, st.booleans(), st.booleans(), st.booleans()), min_size=1, max_size=4))
+# Found by this test: a control character after a struck-out colon vanishes, so `~~:~~` met the '1'.
+@example(runs=[(":", False, False, True), ("\x851", False, False, False)])
 def test_formatted_runs_keep_their_text(runs: list[tuple[str, bool, bool, bool]]) -> None:
     run_models = [Run(text=t, bold=b, italic=i, strike=s) for t, b, i, s in runs]
     paragraph = Paragraph(text="".join(r.text for r in run_models), runs=run_models)

@@ -10,8 +10,9 @@ document marks as one — an outline style (개요 1–7), a heading style, an o
 (the IR's ``heading_level``) — or, in documents that mark none, a short paragraph that opens with
 a chapter number of the kinds Korean reports use: ``제1장``/``제 2 편``/``제3부`` (level 1),
 ``제1절`` (level 2), or a Roman numeral ``Ⅰ.`` (level 1) — but not the table of contents' copy of
-such a line, which ends in a page number after a tab or a leader. Numbered paragraphs (``1.``,
-``가.``) are list items, not headings, unless the document styles them as headings.
+such a line, which ends in a page number after a tab or a leader, or stands in a list after a
+목차/차례 title until the first chapter line comes again. Numbered paragraphs (``1.``, ``가.``) are
+list items, not headings, unless the document styles them as headings.
 """
 
 from __future__ import annotations
@@ -81,35 +82,51 @@ def heading_level(block: Block, *, styled_headings: bool) -> int | None:
 def detected_heading_levels(doc: HwpDocument) -> dict[int, int]:
     """``id(paragraph) -> level`` for the top-level paragraphs that are headings by their chapter
     number only (the views render them as headings, so the outline and the views agree). Empty
-    when the document marks its headings itself."""
+    when the document marks its headings itself.
+
+    A table of contents lists the chapter lines before the chapters: after a paragraph titled
+    목차/차례/Contents, lines are contents entries until the first entry's text comes again.
+    """
     blocks = [block for section in doc.sections for block in section.blocks]
     if any(b.kind == "paragraph" and b.heading_level for b in blocks):
         return {}
-    levels: dict[int, int] = {}
-    for block in blocks:
-        level = heading_level(block, styled_headings=False)
-        if level is not None:
-            levels[id(block)] = level
-    return levels
+    found = [(i, level) for i, b in enumerate(blocks) if (level := heading_level(b, styled_headings=False))]
+    texts = [_squashed(str(getattr(b, "text", "") or "")) if b.kind == "paragraph" else "" for b in blocks]
+    contents = next((i for i, text in enumerate(texts) if text in _CONTENTS_TITLES), None)
+    if contents is not None:
+        entries = [i for i, _ in found if i > contents]
+        if entries:
+            first = texts[entries[0]]
+            again = next((i for i in entries[1:] if texts[i] == first), None)
+            if again is not None:
+                found = [(i, level) for i, level in found if not contents < i < again]
+    return {id(blocks[i]): level for i, level in found}
+
+
+def _squashed(text: str) -> str:
+    return "".join(text.split()).lower()
+
+
+_CONTENTS_TITLES = frozenset({"목차", "차례", "contents", "tableofcontents"})
 
 
 def outline(doc: HwpDocument, texts: Sequence[BlockText], markdown_offsets: Sequence[int | None]) -> list[Heading]:
     """The headings of ``doc``. ``texts`` are the body's block texts (``Document.block_texts()``),
     one per top-level body block; ``markdown_offsets`` the start of each block in the Markdown."""
     blocks = [block for section in doc.sections for block in section.blocks]
-    styled = any(b.kind == "paragraph" and b.heading_level for b in blocks)
+    detected = detected_heading_levels(doc)
     headings: list[Heading] = []
     offset = 0
     for index, (block, unit) in enumerate(zip(blocks, texts, strict=True)):
-        level = heading_level(block, styled_headings=styled)
-        if level is not None and unit.text.strip():
+        level = (block.heading_level if block.kind == "paragraph" else None) or detected.get(id(block))
+        if level and unit.text.strip():
             shown = " ".join(unit.text.split())
             if len(shown) > MAX_OUTLINE_TEXT:
                 shown = shown[: MAX_OUTLINE_TEXT - 1] + "…"
             md = markdown_offsets[index]
             headings.append(
                 Heading(
-                    level=level,
+                    level=int(level),
                     text=shown,
                     block=index,
                     page=unit.page,

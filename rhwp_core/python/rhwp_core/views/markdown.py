@@ -151,7 +151,8 @@ class _MarkdownRenderer:
             after = trail[:1]
             if not after and isinstance(following, InlinePiece):
                 # A formatted neighbour's delimiters would merge with ours (`**a***b*`): "*" forces HTML tags.
-                after = "*" if _delimited(following.run) else following.text[:1]
+                # What follows once escaped: control characters vanish, so they cannot count as space.
+                after = "*" if _delimited(following.run) else _escape(following.text)[:1]
             elif not after and following is not None:
                 after = "["  # a note reference
             out.append(lead + self._format(core, run, before, after) + trail)
