@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 from corpus_support import FIXTURES, SHARED
-
 from rhwp_mcp_host.testing import PackSession, pack_session
 
 pytestmark = pytest.mark.corpus
