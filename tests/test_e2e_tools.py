@@ -27,7 +27,16 @@ from mcp.client.stdio import stdio_client
 
 pytestmark = pytest.mark.e2e
 
-SEVEN = {"parse_hwp_summary", "extract_text", "get_ir", "iter_blocks", "to_markdown", "to_html", "chunks"}
+EIGHT = {
+    "parse_hwp_summary",
+    "extract_text",
+    "get_ir",
+    "iter_blocks",
+    "to_markdown",
+    "to_html",
+    "chunks",
+    "get_image",
+}
 CAP = 20_000  # a small cap makes paging happen on mid-sized documents too
 SAMPLE = FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp"
 
@@ -87,10 +96,10 @@ def _run(body: Callable[[ClientSession], Awaitable[None]], *args: str, env: dict
     anyio.run(main)
 
 
-def test_tools_list_is_exactly_the_seven_with_enums_and_annotations() -> None:
+def test_tools_list_is_exactly_the_eight_with_enums_and_annotations() -> None:
     async def body(session: ClientSession) -> None:
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert set(tools) == SEVEN
+        assert set(tools) == EIGHT
         for tool in tools.values():
             assert tool.annotations is not None, tool.name
             assert _field(tool.annotations, "read_only_hint", "readOnlyHint") is True, tool.name
@@ -273,7 +282,7 @@ def test_the_same_calls_over_streamable_http() -> None:
             async with http_client(f"http://127.0.0.1:{port}/mcp") as streams:
                 async with ClientSession(streams[0], streams[1]) as session:
                     await session.initialize()
-                    assert {t.name for t in (await session.list_tools()).tools} == SEVEN
+                    assert {t.name for t in (await session.list_tools()).tools} == EIGHT
                     summary = await session.call_tool("parse_hwp_summary", {"path": str(SAMPLE)})
                     assert json.loads(_text(summary))["format"] == "hwp"
                     md = await session.call_tool("to_markdown", {"path": str(SAMPLE)})
@@ -309,7 +318,7 @@ def _inspector(*args: str) -> subprocess.CompletedProcess[str]:
 def test_mcp_inspector_cli_lists_and_calls_the_tools() -> None:
     listed = _inspector("--method", "tools/list")
     assert listed.returncode == 0, listed.stderr[-1000:]
-    assert {t["name"] for t in json.loads(listed.stdout)["tools"]} == SEVEN
+    assert {t["name"] for t in json.loads(listed.stdout)["tools"]} == EIGHT
     called = _inspector("--method", "tools/call", "--tool-name", "parse_hwp_summary", "--tool-arg", f"path={SAMPLE}")
     assert called.returncode == 0, called.stderr[-1000:]
     content = json.loads(called.stdout)["content"][0]["text"]

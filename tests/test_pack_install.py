@@ -38,10 +38,13 @@ def _installed(dist: str) -> bool:
 
 
 def test_uninstalling_packs_removes_their_tools() -> None:
-    if not (_installed("rhwp-mcp-tools-chunks") and _installed("rhwp-mcp-tools-view")):
-        pytest.fail("all three packs must be installed for this test (./dev test installs them)")
-    assert len(_listed_tools()) == 7
+    packs = ("rhwp-mcp-tools-chunks", "rhwp-mcp-tools-view", "rhwp-mcp-tools-media")
+    if not all(_installed(p) for p in packs):
+        pytest.fail("all four packs must be installed for this test (./dev test installs them)")
+    assert len(_listed_tools()) == 8
     try:
+        _pip("uninstall", "-y", "rhwp-mcp-tools-media")
+        assert len(_listed_tools()) == 7 and "get_image" not in _listed_tools()
         _pip("uninstall", "-y", "rhwp-mcp-tools-chunks")
         assert _listed_tools() == {
             "parse_hwp_summary",
@@ -60,8 +63,9 @@ def test_uninstalling_packs_removes_their_tools() -> None:
             "--no-build-isolation",
             str(ROOT / "rhwp_mcp_tools_view"),
             str(ROOT / "rhwp_mcp_tools_chunks"),
+            str(ROOT / "rhwp_mcp_tools_media"),
         )
-    assert len(_listed_tools()) == 7
+    assert len(_listed_tools()) == 8
 
 
 def test_the_example_pack_installs_with_pip_and_its_tools_appear() -> None:
@@ -71,7 +75,7 @@ def test_the_example_pack_installs_with_pip_and_its_tools_appear() -> None:
         _pip("install", "--no-deps", "--no-build-isolation", str(ROOT / "examples" / "file-info-pack"))
         tools = _listed_tools()
         assert {"file_info", "read_text", "list_directory"} <= tools
-        assert len(tools) == 10
+        assert len(tools) == 11
     finally:
         _pip("uninstall", "-y", "rhwp-mcp-example-file-info")
     assert "file_info" not in _listed_tools()

@@ -240,12 +240,83 @@ fn parse_path(py: Python<'_>, path: std::path::PathBuf, strict: bool) -> PyResul
     Ok(NativeDocument { doc: Arc::new(doc) })
 }
 
+/// The bin-data item `name` (a picture, an OLE object) of the document `source` (bytes or a
+/// path), decompressed, with the media type its first bytes show. Reading releases the GIL.
+/// A name the document does not hold raises `ReaderError("invalid_input", message, suggestion,
+/// names it holds)`; a picture linked instead of embedded, `ReaderError("unsupported_format", ...)`.
+#[pyfunction]
+fn read_bin_data<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Option<&'static str>)> {
+    use rhwp_reader::bin_data::{self, Lookup};
+    enum Source<'a> {
+        Bytes(&'a [u8]),
+        Path(std::path::PathBuf),
+    }
+    let source = match source.cast::<pyo3::types::PyBytes>() {
+        Ok(b) => Source::Bytes(b.as_bytes()),
+        Err(_) => Source::Path(source.extract()?),
+    };
+    let opts = options(false);
+    let result = py.detach(|| -> std::io::Result<rhwp_reader::Result<Lookup>> {
+        Ok(match &source {
+            Source::Bytes(data) => bin_data::read_bin_data(data, name, &opts),
+            Source::Path(path) => bin_data::read_bin_data(&std::fs::read(path)?, name, &opts),
+        })
+    });
+    match result?.map_err(to_py_err)? {
+        Lookup::Found { data, .. } => Ok((
+            pyo3::types::PyBytes::new(py, &data),
+            bin_data::media_type(&data),
+        )),
+        Lookup::Linked { target } => Err(ReaderError::new_err((
+            "unsupported_format",
+            format!(
+                "\"{target}\" is linked, not embedded: the document names a file on its author's \
+                 machine and holds no bytes for it"
+            ),
+            "Ask for the linked file itself, or open the document in Hancom Office, embed the picture \
+             (그림 넣기 with 문서에 포함) and save it again.",
+        ))),
+        Lookup::Unknown { stored } => {
+            const SHOWN: usize = 50;
+            let mut listed = stored
+                .iter()
+                .take(SHOWN)
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if stored.len() > SHOWN {
+                listed.push_str(&format!(" and {} more", stored.len() - SHOWN));
+            }
+            let shown: String = name.chars().take(120).collect();
+            let suggestion = if stored.is_empty() {
+                "The document holds no embedded pictures or objects.".to_string()
+            } else {
+                format!(
+                    "Pass one of the names the document holds: {listed} (Picture.bin_data_name and \
+                     HwpDocument.bin_data in the IR)."
+                )
+            };
+            Err(ReaderError::new_err((
+                "invalid_input",
+                format!("the document holds no bin data item named \"{shown}\""),
+                suggestion,
+                stored,
+            )))
+        }
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeDocument>()?;
     m.add_class::<ir_objects::IrClasses>()?;
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(parse_path, m)?)?;
+    m.add_function(wrap_pyfunction!(read_bin_data, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
     m.add("SCHEMA_VERSION", rhwp_reader::model::SCHEMA_VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -16,25 +16,33 @@ from .errors import (
     DocumentNotFoundError,
     DocumentPermissionError,
     HwpError,
+    InvalidRequestError,
     TooLargeError,
     UnsupportedFormatError,
 )
+from .media import BinDataItem, UnknownBinDataError, bin_data_names, read_bin_data, read_bin_item
 
 __version__: str = _native.__version__
 SCHEMA_VERSION: str = _native.SCHEMA_VERSION
 
 __all__ = [
     "SCHEMA_VERSION",
+    "BinDataItem",
     "CorruptDocumentError",
     "Document",
     "DocumentIsADirectoryError",
     "DocumentNotFoundError",
     "DocumentPermissionError",
     "HwpError",
+    "InvalidRequestError",
     "TooLargeError",
+    "UnknownBinDataError",
     "UnsupportedFormatError",
     "__version__",
+    "bin_data_names",
     "clear_cache",
     "load",
     "parse",
+    "read_bin_data",
+    "read_bin_item",
 ]

@@ -1,5 +1,6 @@
 """Type stub for the extension module built from rhwp_core/src/lib.rs."""
 
+from os import PathLike
 from typing import Any
 
 __version__: str
@@ -26,3 +27,7 @@ class NativeDocument:
 
 def parse_bytes(data: bytes, strict: bool = False) -> NativeDocument: ...
 def parse_path(path: str, strict: bool = False) -> NativeDocument: ...
+def read_bin_data(source: bytes | str | PathLike[str], name: str) -> tuple[bytes, str | None]:
+    """The bin-data item ``name`` of the document ``source`` (its bytes, or a path) and the media type
+    its first bytes show. Raises ``ReaderError`` with args ``(code, message, suggestion)``, and for a
+    name the document does not hold ``("invalid_input", message, suggestion, names it holds)``."""

@@ -7,6 +7,7 @@
 //!
 //! No Python here: `cargo test` and the fuzz target drive it directly.
 
+pub mod bin_data;
 pub mod chart;
 pub mod deferred;
 pub mod error;

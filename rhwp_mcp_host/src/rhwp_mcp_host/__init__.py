@@ -25,7 +25,7 @@ from .contract import (
 from .errors import ERROR_CODES, ToolFailure
 from .hookspecs import PROJECT_NAME, hookimpl, hookspec
 from .packs import ENTRY_POINT_GROUP
-from .paging import current_max_chars, format_call, page_list, page_text, split_string_field
+from .paging import current_max_chars, current_max_image_chars, format_call, page_list, page_text, split_string_field
 
 __version__ = "0.1.0"
 
@@ -52,6 +52,7 @@ __all__ = [
     "caller_source",
     "create_host",
     "current_max_chars",
+    "current_max_image_chars",
     "format_call",
     "hookimpl",
     "hookspec",

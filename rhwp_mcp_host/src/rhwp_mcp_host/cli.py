@@ -18,7 +18,7 @@ from typing import Any
 
 from . import __version__
 from .packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
-from .paging import ENV_MAX_CHARS, parse_max_chars
+from .paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
 from .settings import (
     ENV_AUTH_TOKEN_FILE,
     HTTP_VARIABLES,
@@ -64,6 +64,13 @@ def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
         metavar="N",
         default=default,
         help=f"cap on the characters of any one response (default ${ENV_MAX_CHARS} or 20000)",
+    )
+    parser.add_argument(
+        "--max-image-chars",
+        type=parse_max_chars,
+        metavar="N",
+        default=default,
+        help=f"cap on the base64 characters of a response's pictures (default ${ENV_MAX_IMAGE_CHARS} or 1400000)",
     )
 
 
@@ -241,6 +248,7 @@ def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "enable": args.enable,
         "disable": args.disable,
         "max_chars": args.max_chars,
+        "max_image_chars": args.max_image_chars,
         "sources": source_settings(os.environ, **flags),
     }
 
@@ -323,12 +331,22 @@ def _packs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _described(block: Any) -> str:
+    kind = getattr(block, "type", "content")
+    mime = getattr(block, "mime_type", None) or getattr(block, "mimeType", "?")
+    return f"[{kind}: {mime}, {len(getattr(block, 'data', '') or '')} base64 characters]"
+
+
 async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tuple[bool, str]:
     from fastmcp import Client
 
     async with Client(server) as client:
         result = await client.call_tool(tool, arguments, raise_on_error=False)
-    texts = [getattr(block, "text", None) for block in result.content]
+    # A picture is shown by what it is: the shell is no place for its base64.
+    texts = [
+        getattr(block, "text", None) if getattr(block, "type", "") == "text" else _described(block)
+        for block in result.content
+    ]
     text = "\n".join(t for t in texts if t is not None)
     if not result.is_error and result.structured_content is not None and len(texts) == 1:
         # Pretty-print a JSON object for the human reading the shell.

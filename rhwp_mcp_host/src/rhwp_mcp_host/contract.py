@@ -61,6 +61,8 @@ class HostConfig:
     """Directories files may be read from (realpaths); empty = anything the OS user can read."""
     max_chars: int = 20_000
     """The cap on the characters of any one response (see :mod:`rhwp_mcp_host.paging`)."""
+    max_image_chars: int = 1_400_000
+    """The cap on the base64 characters of the pictures of one response."""
     env: Mapping[str, str] = field(default_factory=dict)
     """The environment the server started with (a snapshot)."""
     trace: bool = False

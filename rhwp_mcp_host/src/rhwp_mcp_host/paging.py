@@ -28,10 +28,16 @@ from .errors import INVALID_INPUT, TOO_LARGE, ToolFailure
 DEFAULT_MAX_CHARS = 20_000
 MIN_MAX_CHARS = 1_000
 ENV_MAX_CHARS = "RHWP_MCP_MAX_CHARS"
+# Pictures have their own cap, on their base64: a model counts an image by its pixels (about
+# 1,300 tokens for 1000x1000), not by the characters it travels in, so the text cap would shrink
+# every figure to a thumbnail. 1.4M characters of base64 is a 1 MB picture.
+DEFAULT_MAX_IMAGE_CHARS = 1_400_000
+ENV_MAX_IMAGE_CHARS = "RHWP_MCP_MAX_IMAGE_CHARS"
 
 # The running server sets this around each call, so a pack's helper calls see that server's cap
 # (contextvars follow the call into the worker thread that runs a sync tool).
 _active_cap: ContextVar[int | None] = ContextVar("rhwp_mcp_max_chars", default=None)
+_active_image_cap: ContextVar[int | None] = ContextVar("rhwp_mcp_max_image_chars", default=None)
 # The characters a call's cut lines add beyond the cap: a list the server sets per call and
 # page_text appends to (the list itself is shared with the worker thread's copy of the context).
 _cut_lines: ContextVar[list[int] | None] = ContextVar("rhwp_mcp_cut_lines", default=None)
@@ -60,6 +66,21 @@ def current_max_chars() -> int:
         except ValueError:
             pass
     return DEFAULT_MAX_CHARS
+
+
+def current_max_image_chars() -> int:
+    """The cap on the base64 characters of the pictures of one response: the running server's,
+    else RHWP_MCP_MAX_IMAGE_CHARS, else the default (never below the text cap)."""
+    active = _active_image_cap.get()
+    if active is not None:
+        return active
+    env = os.environ.get(ENV_MAX_IMAGE_CHARS)
+    if env:
+        try:
+            return max(parse_max_chars(env), current_max_chars())
+        except ValueError:
+            pass
+    return max(DEFAULT_MAX_IMAGE_CHARS, current_max_chars())
 
 
 def format_call(tool: str, /, **arguments: Any) -> str:

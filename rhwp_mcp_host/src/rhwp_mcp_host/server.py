@@ -76,6 +76,11 @@ def _text_size(result: Any) -> int:
     return sum(len(getattr(block, "text", "") or "") for block in getattr(result, "content", []) or [])
 
 
+def _image_size(result: Any) -> int:
+    """The base64 characters of a result's pictures (and any other binary content)."""
+    return sum(len(getattr(block, "data", "") or "") for block in getattr(result, "content", []) or [])
+
+
 class HostMiddleware(Middleware):
     def __init__(
         self,
@@ -112,6 +117,7 @@ class HostMiddleware(Middleware):
             path_arguments=spec.path_arguments,
         )
         token = paging._active_cap.set(self.config.max_chars)
+        image_token = paging._active_image_cap.set(self.config.max_image_chars)
         cut_lines: list[int] = []
         cut_token = paging._cut_lines.set(cut_lines)
         shown_token: Any = None
@@ -160,6 +166,7 @@ class HostMiddleware(Middleware):
                     payload = self.error_for(exc, name, spec.pack)
                 else:
                     size = _text_size(result)
+                    pictures = _image_size(result)
                     # A text tool's cut line comes on top of its page (max_chars counts content).
                     if size > self.config.max_chars + sum(cut_lines):
                         payload = error_payload(
@@ -168,6 +175,14 @@ class HostMiddleware(Middleware):
                             f"{self.config.max_chars}",
                             "ask for a part: use the tool's offset/limit/max_chars parameters if it has them, or "
                             "restart the server with a larger --max-chars / RHWP_MCP_MAX_CHARS",
+                        )
+                    elif pictures > self.config.max_image_chars:
+                        payload = error_payload(
+                            TOO_LARGE,
+                            f"the pictures {name} returned take {pictures} base64 characters, more than the "
+                            f"server's cap of {self.config.max_image_chars}",
+                            "ask for a smaller picture (a max_side parameter, if the tool has one), or restart the "
+                            "server with a larger --max-image-chars / RHWP_MCP_MAX_IMAGE_CHARS",
                         )
             outcome = CallOutcome(
                 ok=payload is None, elapsed=time.perf_counter() - call.started, error=payload, denied_by=denied_by
@@ -180,6 +195,7 @@ class HostMiddleware(Middleware):
             return _error_result(payload) if payload is not None else result
         finally:
             paging._active_cap.reset(token)
+            paging._active_image_cap.reset(image_token)
             paging._cut_lines.reset(cut_token)
             if shown_token is not None:
                 _shown_as.reset(shown_token)
@@ -312,6 +328,7 @@ def create_host(
     name: str = "rhwp-mcp",
     stdio: bool = False,
     sources: SourceSettings | None = None,
+    max_image_chars: int | None = None,
 ) -> Host:
     """Load the packs and build the server (not yet running). Raises ValueError for bad settings.
 
@@ -323,10 +340,15 @@ def create_host(
     if max_chars is None:
         max_chars = paging.parse_max_chars(env[paging.ENV_MAX_CHARS]) if env.get(paging.ENV_MAX_CHARS) else None
     cap = paging.DEFAULT_MAX_CHARS if max_chars is None else paging.parse_max_chars(max_chars)
+    if max_image_chars is None and env.get(paging.ENV_MAX_IMAGE_CHARS):
+        max_image_chars = paging.parse_max_chars(env[paging.ENV_MAX_IMAGE_CHARS])
+    image_cap = max(cap, paging.DEFAULT_MAX_IMAGE_CHARS if max_image_chars is None else max_image_chars)
     trace = env.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on")
     if sources is None:
         sources = source_settings(env)
-    config = HostConfig(roots=resolve_roots(roots), max_chars=cap, env=env, trace=trace, sources=sources)
+    config = HostConfig(
+        roots=resolve_roots(roots), max_chars=cap, max_image_chars=image_cap, env=env, trace=trace, sources=sources
+    )
     store = DocumentStore(
         sources.store_dir or default_store_dir(), max_bytes=sources.store_max_bytes, ttl=sources.store_ttl
     )

@@ -57,6 +57,7 @@ class PackSession(AbstractContextManager["PackSession"]):
         roots: tuple[str | os.PathLike[str], ...] | list[str | os.PathLike[str]] = (),
         max_chars: int | None = None,
         env: Mapping[str, str] | None = None,
+        max_image_chars: int | None = None,
     ) -> None:
         plugins: dict[str, Any] = {}
         names: list[str] = []
@@ -77,6 +78,7 @@ class PackSession(AbstractContextManager["PackSession"]):
             plugins=plugins,
             entry_points=bool(names),
             max_chars=max_chars,
+            max_image_chars=max_image_chars,
             env=base_env,
         )
         self.server = self.host.server
@@ -140,9 +142,10 @@ def pack_session(
     roots: tuple[str | os.PathLike[str], ...] | list[str | os.PathLike[str]] = (),
     max_chars: int | None = None,
     env: Mapping[str, str] | None = None,
+    max_image_chars: int | None = None,
 ) -> PackSession:
     """See :class:`PackSession`; use it as ``with pack_session(pack) as session: ...``."""
-    return PackSession(*packs, roots=roots, max_chars=max_chars, env=env)
+    return PackSession(*packs, roots=roots, max_chars=max_chars, env=env, max_image_chars=max_image_chars)
 
 
 def call_tool(pack: Any, tool: str, /, **arguments: Any) -> Any:

@@ -335,6 +335,16 @@ fn escapes_package(name: &str) -> bool {
         || name.split(['/', '\\']).any(|segment| segment == "..")
 }
 
+/// Whether the package's parts are encrypted (a password-protected HWPX): its
+/// `META-INF/manifest.xml` then carries `encryption-data` for them. A part read from such a
+/// package is ciphertext, so callers ask this when what they read makes no sense.
+pub fn is_encrypted(pkg: &mut Package<'_>) -> Result<bool> {
+    let Some(bytes) = pkg.read("META-INF/manifest.xml")? else {
+        return Ok(false);
+    };
+    Ok(String::from_utf8_lossy(&bytes).contains("encryption-data"))
+}
+
 /// Is the zip an HWPX package? Its `mimetype` entry says so, or (writers that
 /// omit or misspell it) it holds `Contents/content.hpf` or a section part.
 pub fn check_is_hwpx(pkg: &mut Package<'_>) -> Result<()> {
