@@ -7,6 +7,8 @@ reads through ``rhwp_core.load``, so a second call on an unchanged file does not
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -310,11 +312,21 @@ def iter_blocks(
         limit,
         key="blocks",
         part=part,
-        split=lambda block, room: split_block(block.model_dump(mode="json"), room),
+        split=lambda _block, room: _parts(doc, kind, scope, pages, offset, room),
         next_call=next_call,
     )
     page["blocks"] = [b if isinstance(b, dict) else b.model_dump(mode="json") for b in page["blocks"]]
     return page  # type: ignore[return-value]
+
+
+# Keyed on the Document (the same object while the file is unchanged): walking a 300-part table
+# cuts it once, not once per part.
+@functools.lru_cache(maxsize=8)
+def _parts(
+    doc: Document, kind: str | None, scope: str, pages: str | None, index: int, room: int
+) -> list[dict[str, Any]]:
+    block = next(itertools.islice(doc.iter_blocks(kind=kind, scope=scope, pages=pages), index, None))  # type: ignore[arg-type]
+    return split_block(block.model_dump(mode="json"), room)
 
 
 @hookimpl
