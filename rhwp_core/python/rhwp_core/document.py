@@ -18,13 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from . import _native
-from .errors import (
-    DocumentIsADirectoryError,
-    DocumentNotFoundError,
-    DocumentPermissionError,
-    HwpError,
-    from_native,
-)
+from .errors import HwpError, from_native, opening
 
 if TYPE_CHECKING:
     from .ir import Block, HwpDocument
@@ -52,14 +46,8 @@ def _native_parse(source: str | os.PathLike[str] | bytes, strict: bool) -> _nati
         if isinstance(source, (bytes, bytearray, memoryview)):
             return _native.parse_bytes(bytes(source), strict)
         path = os.fspath(source)
-        try:
+        with opening(path):
             return _native.parse_path(path, strict)
-        except FileNotFoundError:
-            raise DocumentNotFoundError(path) from None
-        except PermissionError:
-            raise DocumentPermissionError(path) from None
-        except IsADirectoryError:
-            raise DocumentIsADirectoryError(path) from None
     except _native.ReaderError as e:
         code, message, suggestion = e.args
         raise from_native(code, message, suggestion) from None
@@ -174,7 +162,7 @@ class Document:
         self._pages: tuple[int | None] | None = None
 
     @property
-    def format(self) -> Literal["hwp", "hwpx"]:
+    def format(self) -> Literal["hwp", "hwpx", "hwp3"]:
         return self._native.format  # type: ignore[return-value]
 
     @property

@@ -6,6 +6,9 @@ these types, so third-party packs can raise their own exceptions the same way.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 
 class HwpError(Exception):
     """Base of every error ``rhwp_core`` raises about a document."""
@@ -101,3 +104,16 @@ _BY_CODE: dict[str, type[HwpError]] = {
 def from_native(code: str, message: str, suggestion: str) -> HwpError:
     """Build the Python error for a reader error raised by the native layer."""
     return _BY_CODE.get(code, CorruptDocumentError)(message, suggestion)
+
+
+@contextlib.contextmanager
+def opening(path: str) -> Iterator[None]:
+    """The OS's refusals to open ``path`` as this vocabulary's errors (carrying code and suggestion)."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise DocumentNotFoundError(path) from None
+    except PermissionError:
+        raise DocumentPermissionError(path) from None
+    except IsADirectoryError:
+        raise DocumentIsADirectoryError(path) from None

@@ -20,13 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import _native
-from .errors import (
-    DocumentIsADirectoryError,
-    DocumentNotFoundError,
-    DocumentPermissionError,
-    InvalidRequestError,
-    from_native,
-)
+from .errors import InvalidRequestError, from_native, opening
 
 if TYPE_CHECKING:
     from .document import Document
@@ -75,14 +69,8 @@ def read_bin_item(source: str | os.PathLike[str] | bytes, name: str) -> BinDataI
             from urllib.parse import unquote, urlparse
 
             path = unquote(urlparse(path).path)
-        try:
+        with opening(path):
             data, media_type = _native.read_bin_data(path, name)
-        except FileNotFoundError:
-            raise DocumentNotFoundError(path) from None
-        except PermissionError:
-            raise DocumentPermissionError(path) from None
-        except IsADirectoryError:
-            raise DocumentIsADirectoryError(path) from None
         return BinDataItem(data, media_type)
     except _native.ReaderError as e:
         code, message, suggestion, *rest = e.args

@@ -25,7 +25,15 @@ from .contract import (
 from .errors import ERROR_CODES, ToolFailure
 from .hookspecs import PROJECT_NAME, hookimpl, hookspec
 from .packs import ENTRY_POINT_GROUP
-from .paging import current_max_chars, current_max_image_chars, format_call, page_list, page_text, split_string_field
+from .paging import (
+    current_max_chars,
+    current_max_image_chars,
+    format_call,
+    page_list,
+    page_text,
+    parameter_defaults,
+    split_string_field,
+)
 
 __version__ = "0.1.0"
 
@@ -59,6 +67,7 @@ __all__ = [
     "normalize_path",
     "page_list",
     "page_text",
+    "parameter_defaults",
     "source_scheme",
     "split_string_field",
 ]

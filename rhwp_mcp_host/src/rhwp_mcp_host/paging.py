@@ -12,9 +12,10 @@ honoured, a larger one is lowered to the cap. Nothing is ever cut silently.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -83,16 +84,29 @@ def current_max_image_chars() -> int:
     return max(DEFAULT_MAX_IMAGE_CHARS, current_max_chars())
 
 
-def format_call(tool: str, /, **arguments: Any) -> str:
+def format_call(tool: str, /, *, omit_defaults: Mapping[str, Any] | None = None, **arguments: Any) -> str:
     """Render a call the way the cut line shows it: ``extract_text(path="/a.hwp", offset=40000)``.
 
-    A path the host resolved from a data: URI, an upload or a URL is shown as its doc: handle.
+    Arguments equal to their value in ``omit_defaults`` (see :func:`parameter_defaults`) are left
+    out, so a next call repeats what the caller chose and nothing else. A path the host resolved
+    from a data: URI, an upload or a URL is shown as its doc: handle.
     """
+    defaults = omit_defaults or {}
     rendered = ", ".join(
         f"{k}={json.dumps(caller_source(v) if isinstance(v, str) else v, ensure_ascii=False)}"
         for k, v in arguments.items()
+        if not (k in defaults and defaults[k] == v)
     )
     return f"{tool}({rendered})"
+
+
+def parameter_defaults(func: Callable[..., Any]) -> dict[str, Any]:
+    """A function's parameters with their default values (for ``format_call(omit_defaults=...)``)."""
+    return {
+        name: param.default
+        for name, param in inspect.signature(func).parameters.items()
+        if param.default is not inspect.Parameter.empty
+    }
 
 
 def _check_offset(offset: Any, total: int, what: str) -> int:

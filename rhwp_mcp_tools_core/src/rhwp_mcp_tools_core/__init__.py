@@ -25,6 +25,7 @@ from rhwp_mcp_host import (
     hookimpl,
     page_list,
     page_text,
+    parameter_defaults,
 )
 
 from .parts import size as json_size
@@ -184,10 +185,15 @@ def extract_text(
     text = _load(path).extract_text(include_furniture=include_furniture, pages=pages)
 
     def next_call(next_offset: int) -> str:
-        extra: dict[str, Any] = {} if include_furniture else {"include_furniture": False}
-        if pages is not None:
-            extra["pages"] = pages
-        return format_call("extract_text", path=path, **extra, offset=next_offset)
+        return format_call(
+            "extract_text",
+            path=path,
+            include_furniture=include_furniture,
+            pages=pages,
+            max_chars=max_chars,
+            offset=next_offset,
+            omit_defaults=parameter_defaults(extract_text),
+        )
 
     return page_text(text, offset, max_chars, next_call=next_call)
 
@@ -293,18 +299,17 @@ def iter_blocks(
     blocks = list(doc.iter_blocks(kind=kind, scope=scope, pages=pages))
 
     def next_call(next_offset: int, next_part: int | None) -> str:
-        extra: dict[str, Any] = {}
-        if kind is not None:
-            extra["kind"] = kind
-        if scope != "body":
-            extra["scope"] = scope
-        if pages is not None:
-            extra["pages"] = pages
-        if limit != 50:
-            extra["limit"] = limit
-        if next_part is not None:
-            extra["part"] = next_part
-        return format_call("iter_blocks", path=path, **extra, offset=next_offset)
+        return format_call(
+            "iter_blocks",
+            path=path,
+            kind=kind,
+            scope=scope,
+            pages=pages,
+            limit=limit,
+            part=next_part,
+            offset=next_offset,
+            omit_defaults=parameter_defaults(iter_blocks),
+        )
 
     page = page_list(
         blocks,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, Pages, format_call, hookimpl, page_text
+from rhwp_mcp_host import FilePath, Pages, format_call, hookimpl, page_text, parameter_defaults
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -59,10 +59,15 @@ def to_markdown(
     text = _markdown(_load(path), include_furniture, pages)
 
     def next_call(next_offset: int) -> str:
-        extra: dict[str, Any] = {"include_furniture": True} if include_furniture else {}
-        if pages is not None:
-            extra["pages"] = pages
-        return format_call("to_markdown", path=path, **extra, offset=next_offset)
+        return format_call(
+            "to_markdown",
+            path=path,
+            include_furniture=include_furniture,
+            pages=pages,
+            max_chars=max_chars,
+            offset=next_offset,
+            omit_defaults=parameter_defaults(to_markdown),
+        )
 
     return page_text(text, offset, max_chars, next_call=next_call)
 
@@ -85,14 +90,16 @@ def to_html(
     text = _html(_load(path), include_css, include_furniture, pages)
 
     def next_call(next_offset: int) -> str:
-        extra: dict[str, Any] = {}
-        if include_css:
-            extra["include_css"] = True
-        if include_furniture:
-            extra["include_furniture"] = True
-        if pages is not None:
-            extra["pages"] = pages
-        return format_call("to_html", path=path, **extra, offset=next_offset)
+        return format_call(
+            "to_html",
+            path=path,
+            include_css=include_css,
+            include_furniture=include_furniture,
+            pages=pages,
+            max_chars=max_chars,
+            offset=next_offset,
+            omit_defaults=parameter_defaults(to_html),
+        )
 
     return page_text(text, offset, max_chars, next_call=next_call)
 
