@@ -20,7 +20,7 @@ BAD_CODES: dict[str, set[str]] = {
     "synthetic-a-bitflip-header.hwp": {"corrupt_document"},
     "synthetic-a-deep-nesting.hwpx": {"too_large", "corrupt_document"},
     "synthetic-a-empty.hwp": {"unsupported_format", "corrupt_document"},
-    "synthetic-a-hwp3-signature.hwp": {"unsupported_format"},
+    "synthetic-a-hwp3-signature.hwp": {"corrupt_document"},  # an HWP 3.x signature with no body
     "synthetic-a-missing-section.hwpx": {"corrupt_document"},
     "synthetic-a-png-renamed.hwp": {"unsupported_format"},
     "synthetic-a-text-renamed.hwpx": {"unsupported_format"},

@@ -197,6 +197,7 @@ impl NativeDocument {
         match self.doc.format {
             rhwp_reader::model::Format::Hwp => "hwp",
             rhwp_reader::model::Format::Hwpx => "hwpx",
+            rhwp_reader::model::Format::Hwp3 => "hwp3",
         }
     }
 

@@ -310,11 +310,13 @@ class Section(_Model):
 
 
 class HwpDocument(_Model):
-    """A whole HWP 5.0 or HWPX document: metadata, body sections and furniture."""
+    """A whole HWP 5.0, HWPX or HWP 3.x document: metadata, body sections and furniture."""
 
     schema_version: str = Field(default=SCHEMA_VERSION, description="Version of this JSON shape.")
-    format: Literal["hwp", "hwpx"]
-    version: str = Field(default="", description="`5.0.3.4` for HWP; the package's version for HWPX.")
+    format: Literal["hwp", "hwpx", "hwp3"]
+    version: str = Field(
+        default="", description="`5.0.3.4` for HWP; the package's version for HWPX; `3.0.0.1` for HWP 3.x."
+    )
     compressed: bool = False
     distribution: bool = False
     metadata: Metadata = Field(default_factory=Metadata)

@@ -116,6 +116,19 @@ fn lookup(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
     match sniff(bytes) {
         Sniffed::CompoundFile => hwp5_item(bytes, name, options),
         Sniffed::Zip => hwpx_item(bytes, name, options),
+        Sniffed::Hwp3 if bytes.starts_with(crate::hwp3::SIGNATURE) => {
+            // HWP 3.x keeps embedded pictures in the extra blocks after the paragraph list.
+            let (doc, data) = crate::hwp3::bin_item(bytes, name, options)?;
+            Ok(match data {
+                Some(data) => Lookup::Found {
+                    name: name.to_string(),
+                    data,
+                },
+                None => Lookup::Unknown {
+                    stored: doc.bin_data.into_iter().map(|b| b.name).collect(),
+                },
+            })
+        }
         // Not a document we read: the reader says why (it refuses these from the signature alone).
         _ => match crate::read(bytes, options) {
             Err(e) => Err(e),
@@ -603,9 +616,10 @@ mod tests {
         for (bytes, code) in [
             (&b""[..], ErrorCode::CorruptDocument),
             (PNG, ErrorCode::UnsupportedFormat),
+            // An HWP 3.x signature with no body.
             (
                 b"HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05",
-                ErrorCode::UnsupportedFormat,
+                ErrorCode::CorruptDocument,
             ),
         ] {
             assert_eq!(

@@ -89,3 +89,11 @@ pub fn hwpx_parts(data: &[u8], options: &Options) {
     let _ = header.style_list().get().len();
     hwpx_section_with(section, options, &header);
 }
+
+/// HWP 3.x body bytes as if already inflated (target `hwp3_body`): font names, styles, the
+/// paragraph list and the extra blocks, behind a fixed uncompressed 3.x header.
+pub fn hwp3_body(data: &[u8], options: &Options) {
+    if let Ok(doc) = crate::hwp3::read(&crate::hwp3::with_body(data, false), options) {
+        exercise(&doc);
+    }
+}

@@ -1,7 +1,8 @@
 //! rhwp-reader: HWP 5.0 (binary) and HWPX (OWPML) documents into one model.
 //!
 //! Layers, each depending only on those below it:
-//! - `hwp5` (compound file → records → model) and `hwpx` (zip → XML → model);
+//! - `hwp5` (compound file → records → model), `hwpx` (zip → XML → model) and `hwp3`
+//!   (한글 3.x: header → raw-deflate body → paragraph lists → model);
 //! - `model` (the document), `text` and `summary` (views computed natively);
 //! - `error` and `limits` (shared by everything).
 //!
@@ -12,6 +13,7 @@ pub mod chart;
 pub mod deferred;
 pub mod error;
 pub mod fuzzing;
+pub mod hwp3;
 pub mod hwp5;
 pub mod hwpx;
 pub mod limits;
@@ -31,7 +33,7 @@ pub enum Sniffed {
     CompoundFile,
     /// Zip: HWPX when its `mimetype` says so.
     Zip,
-    /// HWP 3.x ("HWP Document File V3.00").
+    /// HWP 3.x ("HWP Document File V3.00"); older "HWP Document File V1/V2" too (refused by `hwp3`).
     Hwp3,
     /// HWPML, the older single-file XML format.
     Hwpml,
@@ -67,10 +69,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     let mut doc = match sniff(bytes) {
         Sniffed::CompoundFile => hwp5::read(bytes, options),
         Sniffed::Zip => hwpx::read(bytes, options),
-        Sniffed::Hwp3 => Err(Error::unsupported(
-            "this is an HWP 3.x document (\"HWP Document File V3\"), which rhwp_core does not read",
-            "Open it in Hancom Office and save it as HWP 5.0 (.hwp) or HWPX (.hwpx), then try again.",
-        )),
+        Sniffed::Hwp3 => hwp3::read(bytes, options),
         Sniffed::Hwpml => Err(Error::unsupported(
             "this is an HWPML (.hml) document, the older XML format, which rhwp_core does not read",
             "Open it in Hancom Office and save it as HWPX (.hwpx) or HWP 5.0 (.hwp), then try again.",

@@ -19,6 +19,8 @@ pub const SCHEMA_VERSION: &str = "1.0";
 pub enum Format {
     Hwp,
     Hwpx,
+    /// 한글 3.x ("HWP Document File V3.00").
+    Hwp3,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]

@@ -93,6 +93,7 @@ pub fn summarize(doc: &Document) -> Summary {
         format: match doc.format {
             crate::model::Format::Hwp => "hwp",
             crate::model::Format::Hwpx => "hwpx",
+            crate::model::Format::Hwp3 => "hwp3",
         },
         version: doc.version.get().to_string(),
         schema_version: doc.schema_version,

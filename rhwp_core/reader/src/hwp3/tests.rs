@@ -1,0 +1,326 @@
+//! HWP 3.x reader: synthetic documents built byte by byte, the fixtures, and hostile input.
+
+use super::*;
+use crate::text::document_text;
+
+/// A paragraph under construction: its `hchar` units (counted) and the bytes after them.
+struct P {
+    units: u16,
+    chars: Vec<u8>,
+    after: Vec<u8>,
+}
+
+impl P {
+    fn new() -> Self {
+        P {
+            units: 0,
+            chars: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+    fn text(mut self, s: &[u16]) -> Self {
+        for &c in s {
+            self.chars.extend_from_slice(&c.to_le_bytes());
+            self.units += 1;
+        }
+        self
+    }
+    /// An 8-byte control (code, dword, code) followed by data outside the count, written in order.
+    fn control(mut self, code: u16, data: &[u8]) -> Self {
+        self.chars.extend_from_slice(&code.to_le_bytes());
+        self.chars.extend_from_slice(&[0; 4]);
+        self.chars.extend_from_slice(&code.to_le_bytes());
+        self.units += 4;
+        self.chars.extend_from_slice(data);
+        self
+    }
+    fn bytes(mut self) -> Vec<u8> {
+        self = self.text(&[13]);
+        let mut h = vec![0u8; 43];
+        h[0] = 1; // follows the previous paragraph shape: no 187-byte shape
+        h[1..3].copy_from_slice(&self.units.to_le_bytes());
+        h.extend_from_slice(&self.chars);
+        h.extend_from_slice(&self.after);
+        h
+    }
+}
+
+fn end() -> Vec<u8> {
+    vec![0u8; 43]
+}
+
+fn ascii(s: &str) -> Vec<u16> {
+    s.bytes().map(u16::from).collect()
+}
+
+/// Fonts (seven empty groups), no styles, the paragraphs, the end of the list, no extra blocks.
+fn body(paras: &[Vec<u8>]) -> Vec<u8> {
+    let mut b = vec![0u8; 14 + 2];
+    for p in paras {
+        b.extend_from_slice(p);
+    }
+    b.extend_from_slice(&end());
+    b.extend_from_slice(&[0u8; 8]);
+    b
+}
+
+fn list(paras: &[Vec<u8>]) -> Vec<u8> {
+    let mut b: Vec<u8> = paras.concat();
+    b.extend_from_slice(&end());
+    b
+}
+
+fn read_body(b: &[u8]) -> Result<Document> {
+    read(&with_body(b, false), &Options::default())
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/hwp3")
+        .join(name);
+    std::fs::read(p).expect("fixture")
+}
+
+#[test]
+fn plain_paragraphs_and_charset() {
+    // 가 (Johab 0x8861), 한 (0xD065), then ASCII.
+    let doc = read_body(&body(&[
+        P::new().text(&[0x8861, 0xD065]).text(&ascii(" ok")).bytes(),
+        P::new().text(&ascii("second")).bytes(),
+    ]))
+    .unwrap();
+    assert_eq!(doc.format, Format::Hwp3);
+    assert_eq!(document_text(&doc, true), "가한 ok\nsecond");
+    assert_eq!(doc.sections[0].paragraph_count, 2);
+    assert_eq!(crate::summary::summarize(&doc).format, "hwp3");
+}
+
+#[test]
+fn controls_tables_notes_headers_comments() {
+    // A 2x1 table: 84-byte info (kind 0 at 78, two cells at 80), two 27-byte cells, two cell
+    // lists and an empty caption list.
+    let mut info = vec![0u8; 84];
+    info[80] = 2;
+    let mut cells = vec![0u8; 54];
+    // cell 2 at x = 100 (offset 4), both 100 wide (offset 8), 50 high
+    cells[8] = 100;
+    cells[10] = 50;
+    cells[27 + 4] = 100;
+    cells[27 + 8] = 100;
+    cells[27 + 10] = 50;
+    let mut table = info;
+    table.extend(cells);
+    table.extend(list(&[P::new().text(&ascii("left")).bytes()]));
+    table.extend(list(&[P::new().text(&ascii("right")).bytes()]));
+    table.extend(list(&[]));
+    // Equation: kind 2, one cell holding the script.
+    let mut eq = vec![0u8; 84];
+    eq[78] = 2;
+    eq[80] = 1;
+    eq.extend(vec![0u8; 27]);
+    eq.extend(list(&[P::new().text(&ascii("a over b")).bytes()]));
+    eq.extend(list(&[]));
+    // Footnote (14-byte info), header (10-byte info), hidden comment (8 bytes).
+    let mut note = vec![0u8; 14];
+    note.extend(list(&[P::new().text(&ascii("the note")).bytes()]));
+    let mut header = vec![0u8; 10];
+    header.extend(list(&[P::new().text(&ascii("running head")).bytes()]));
+    let mut hidden = vec![0u8; 8];
+    hidden.extend(list(&[P::new().text(&ascii("secret")).bytes()]));
+    let tab = [9u16, 0, 0, 9];
+    let doc = read_body(&body(&[P::new()
+        .text(&ascii("x"))
+        .control(10, &table)
+        .control(10, &eq)
+        .control(17, &note)
+        .control(16, &header)
+        .control(15, &hidden)
+        .text(&tab)
+        .text(&ascii("y"))
+        .bytes()]))
+    .unwrap();
+    let text = document_text(&doc, true);
+    assert_eq!(text, "x\ty\nleft\nright\na over b\nrunning head\nthe note");
+    let Block::Table(t) = &doc.sections[0].blocks[1] else {
+        panic!("{:?}", doc.sections[0].blocks)
+    };
+    assert_eq!((t.rows, t.cols, t.cells.len()), (1, 2, 2));
+    assert_eq!((t.cells[1].row, t.cells[1].col), (0, 1));
+    assert!(matches!(&doc.sections[0].blocks[2], Block::Equation(e) if e.script == "a over b"));
+    let Block::Paragraph(p) = &doc.sections[0].blocks[0] else {
+        panic!()
+    };
+    assert_eq!(p.note_refs.len(), 1);
+    assert!(!text.contains("secret"));
+}
+
+#[test]
+fn signature_only_and_refusals() {
+    let e = read(&with_body(&[], false), &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::CorruptDocument);
+    let e = read(&with_body(&[0u8; 4000], false), &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::CorruptDocument);
+    let e = read(&SIGNATURE[..30], &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::CorruptDocument);
+    let mut pw = with_body(&body(&[P::new().text(&ascii("a")).bytes()]), false);
+    pw[30 + 96] = 1;
+    let e = read(&pw, &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+    assert!(e.suggestion.contains("password"));
+    let mut v2 = pw.clone();
+    v2[..23].copy_from_slice(b"HWP Document File V2.00");
+    let e = crate::read(&v2, &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+}
+
+#[test]
+fn garbage_lengths_are_typed_errors() {
+    // A paragraph claiming 65,535 characters, a table claiming 65,535 cells, a picture whose
+    // extra data claims 4 GB: each is refused without allocating for the claim.
+    let mut h = vec![0u8; 43];
+    h[0] = 1;
+    h[1] = 0xFF;
+    h[2] = 0xFF;
+    h.extend_from_slice(&[0x41, 0]);
+    assert!(read_body(&body(&[h])).is_err());
+    let mut info = vec![0u8; 84];
+    info[80] = 0xFF;
+    info[81] = 0xFF;
+    let e = read(
+        &with_body(&body(&[P::new().control(10, &info).bytes()]), false),
+        &Options {
+            strict: true,
+            ..Options::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::CorruptDocument);
+    let mut pic = vec![0u8; 348];
+    pic[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(read_body(&body(&[P::new().control(11, &pic).bytes()])).is_err());
+    // Nesting: a table in a table in ... beyond the depth limit is too_large, not a stack overflow.
+    let mut nested = list(&[P::new().text(&ascii("core")).bytes()]);
+    for _ in 0..200 {
+        let mut info = vec![0u8; 84];
+        info[80] = 1;
+        info.extend(vec![0u8; 27]);
+        info.extend(nested);
+        info.extend(list(&[]));
+        nested = list(&[P::new().control(10, &info).bytes()]);
+    }
+    let mut b = vec![0u8; 16];
+    b.extend(nested);
+    let e = read_body(&b).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TooLarge);
+}
+
+#[test]
+fn fixture_reads_with_hanja_and_layout() {
+    let doc = crate::read(&fixture("rhwp-hwp3-sample.hwp"), &Options::default()).unwrap();
+    let text = document_text(&doc, true);
+    assert!(text.contains("代理人"), "hanja");
+    assert!(text.contains("Creating Linux Virtual Servers"));
+    assert!(!text.contains('\u{FFFD}'));
+    assert_eq!(doc.pages, Some(16));
+    assert_eq!(
+        doc.metadata.title.as_deref(),
+        Some("Creating Linux Virtual Servers")
+    );
+    assert!(doc.bin_data.len() >= 4);
+}
+
+#[test]
+fn truncated_at_every_97th_byte_never_panics() {
+    for name in [
+        "rhwp-hwp3-sample13.hwp",
+        "rhwp-hwp3-drawing-group.hwp",
+        "rhwp-hwp3-tab.hwp",
+    ] {
+        let bytes = fixture(name);
+        for cut in (0..bytes.len()).step_by(97) {
+            for strict in [false, true] {
+                let options = Options {
+                    strict,
+                    ..Options::default()
+                };
+                match std::panic::catch_unwind(|| crate::read(&bytes[..cut], &options)) {
+                    Ok(Ok(doc)) => {
+                        let _ = document_text(&doc, true);
+                    }
+                    Ok(Err(e)) => assert!(
+                        matches!(e.code, ErrorCode::CorruptDocument | ErrorCode::TooLarge),
+                        "{name} cut at {cut}: {e}"
+                    ),
+                    Err(_) => panic!("{name} cut at {cut}: panic"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn inflated_body_mutations_never_panic() {
+    // Flip bytes of an inflated body (the fuzz target's input) at a stride.
+    let bytes = fixture("rhwp-hwp3-drawing-group.hwp");
+    let body = crate::hwp5::container::inflate_prefix(&bytes[HEAD_LEN..], 1 << 24);
+    assert!(body.len() > 1000);
+    for i in (0..body.len()).step_by(31) {
+        let mut b = body.clone();
+        b[i] ^= 0xA5;
+        crate::fuzzing::hwp3_body(&b, &Options::default());
+    }
+}
+
+#[test]
+fn charset_covers_symbols_hanja_and_old_hangul() {
+    let mut found = std::collections::HashSet::new();
+    let mut old_hangul = 0;
+    for code in 0..=u16::MAX {
+        let mut s = String::new();
+        charset::push(code, &mut s);
+        for wanted in ["①", "※", "代", "理", "人", "｢", "→"] {
+            if s == wanted {
+                found.insert(wanted);
+            }
+        }
+        if code >= 0x8000 && s.chars().count() > 1 {
+            assert!(
+                s.chars().all(|c| ('\u{1100}'..='\u{11FF}').contains(&c)
+                    || ('\u{A960}'..='\u{A97F}').contains(&c)
+                    || ('\u{D7B0}'..='\u{D7FF}').contains(&c)),
+                "{code:#x}: {s:?}"
+            );
+            old_hangul += 1;
+        }
+    }
+    assert_eq!(found.len(), 7, "{found:?}");
+    assert!(old_hangul > 1000, "{old_hangul}");
+    assert_eq!(charset::decode_kchars(&[0x88, 0x61, b'A', 0]), "가A");
+}
+
+#[test]
+fn embedded_pictures_are_bin_data() {
+    let bytes = fixture("rhwp-hwp3-sample.hwp");
+    let doc = crate::read(&bytes, &Options::default()).unwrap();
+    let first = doc.bin_data.first().expect("bin data").clone();
+    match crate::bin_data::read_bin_data(&bytes, &first.name, &Options::default()).unwrap() {
+        crate::bin_data::Lookup::Found { data, .. } => {
+            assert_eq!(data.len() as u64, first.size.unwrap());
+            assert!(
+                crate::bin_data::media_type(&data).is_some(),
+                "{:?}",
+                &data[..8]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Pictures in the body name their bin data.
+    let mut linked = 0;
+    let mut blocks = doc.sections[0].blocks.clone();
+    crate::model::for_each_block_mut(&mut blocks, &mut |b| {
+        if let Block::Picture(p) = b {
+            linked += usize::from(p.bin_data_id.is_some());
+        }
+    });
+    assert!(linked >= 4, "{linked}");
+}

@@ -1,0 +1,162 @@
+"""HWP 3.x (한글 3.0–97): the fixtures, every view, refusals, mutations, and the shared corpus.
+
+The oracle for a 3.x document is Hancom's own conversion of it (its "twin", HWP 5.0 or HWPX),
+which the other readers here read faithfully: our text must hold the twin's content and nothing
+else (bigram recall >= 0.99 both ways), and lose at most 1% of its hanja and symbols.
+"""
+
+from __future__ import annotations
+
+import collections
+import unicodedata
+from pathlib import Path
+
+import pytest
+from corpus_support import SHARED, require_shared
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rhwp_core_test_support import parse_html_strictly, recall
+
+import rhwp_core
+from rhwp_core import HwpError
+
+FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "hwp3"
+DOCS = sorted(FIXTURES.glob("*.hwp"))
+LEGACY = SHARED / "corpus" / "legacy-hwp3" if SHARED else None
+CORPUS_DOCS = sorted(LEGACY.glob("*.hwp")) if LEGACY and LEGACY.is_dir() else []
+
+# Documents we do not read well enough yet, with the reason. This list only ever shrinks.
+XFAIL: dict[str, str] = {}
+
+
+def twins(doc: Path) -> list[Path]:
+    return [t for t in (doc.parent / "twins" / f"{doc.stem}.hwp5.hwp", doc.parent / "twins" / f"{doc.stem}.hwpx")
+            if t.is_file()]
+
+
+def symbols(text: str) -> collections.Counter[str]:
+    """Letters and symbols other than Hangul, ASCII and spacing (as ../shared/tools/corpus_report.py)."""
+    return collections.Counter(
+        c for c in unicodedata.normalize("NFC", text)
+        if ord(c) > 127 and not c.isspace() and not ("\uac00" <= c <= "\ud7a3")
+        and not ("\u1100" <= c <= "\u11ff") and not ("\u3130" <= c <= "\u318f")
+        and unicodedata.category(c)[0] in "LNS" and not 0xE000 <= ord(c) <= 0xF8FF and ord(c) < 0xF0000
+    )
+
+
+def check_against_twins(doc: Path) -> None:
+    text = rhwp_core.parse(doc).extract_text()
+    assert text.strip(), "no text"
+    assert "\ufffd" not in text
+    for twin in twins(doc):
+        theirs = rhwp_core.parse(twin).extract_text()
+        assert recall(theirs, text) >= 0.99, f"twin {twin.name}'s content missing from ours"
+        assert recall(text, theirs) >= 0.99, f"our text holds what twin {twin.name} does not"
+        want, got = symbols(theirs), symbols(text)
+        lost = want - got
+        assert sum(lost.values()) <= max(2, sum(want.values()) // 100), "".join(list(lost.elements())[:20])
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+def test_fixture_reads_as_hwp3(path: Path) -> None:
+    doc = rhwp_core.parse(path)
+    assert doc.format == "hwp3"
+    assert doc.summary()["format"] == "hwp3"
+    assert doc.to_ir().format == "hwp3"
+    check_against_twins(path)
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+def test_every_view_works(path: Path) -> None:
+    doc = rhwp_core.parse(path)
+    text = doc.extract_text()
+    markdown = doc.to_markdown(include_furniture=True)
+    html = doc.to_html(include_css=True, include_furniture=True)
+    parse_html_strictly(html)
+    assert list(doc.iter_blocks(scope="all"))
+    words = [w for w in text.split() if w.isalnum()][:50]
+    for w in words:
+        assert w in markdown and w in html.replace("&amp;", "&")
+
+
+def test_hanja_symbols_tables_pictures() -> None:
+    doc = rhwp_core.parse(FIXTURES / "rhwp-hwp3-sample.hwp")
+    text = doc.extract_text()
+    assert "代理人" in text
+    ir = doc.to_ir()
+    assert ir.metadata.title == "Creating Linux Virtual Servers"
+    assert ir.metadata.created and ir.metadata.created.startswith("1999-09-08")
+    assert ir.pages == 16
+    kinds = collections.Counter(b.kind for b in doc.iter_blocks(scope="all"))
+    assert kinds["table"] == 6 and kinds["picture"] >= 4
+    assert len(ir.bin_data) >= 4
+    form = rhwp_core.parse(FIXTURES / "rhwp-hwp3-drawing-group.hwp").extract_text()
+    assert "※" in form and "주민등록번호" in form
+
+
+def test_refusals() -> None:
+    good = (FIXTURES / "rhwp-hwp3-tab.hwp").read_bytes()
+    # Password flag (document information offset 96, after the 30-byte signature).
+    locked = bytearray(good)
+    locked[30 + 96] = 1
+    with pytest.raises(HwpError) as e:
+        rhwp_core.parse(bytes(locked))
+    assert e.value.code == "unsupported_format" and "password" in e.value.suggestion
+    older = bytearray(good)
+    older[:23] = b"HWP Document File V2.00"
+    with pytest.raises(HwpError) as e:
+        rhwp_core.parse(bytes(older))
+    assert e.value.code == "unsupported_format" and e.value.suggestion
+    # Signature and header with no body; and a header cut short.
+    for data in (good[:1166], good[:30], good[:1166] + bytes(3000)):
+        with pytest.raises(HwpError) as e:
+            rhwp_core.parse(data)
+        assert e.value.code == "corrupt_document", data[:40]
+
+
+SEEDS = [p.read_bytes() for p in DOCS if p.stat().st_size < 40_000]
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> bytes:
+    data = bytearray(draw(st.sampled_from(SEEDS)))
+    for _ in range(draw(st.integers(1, 6))):
+        op = draw(st.sampled_from(["flip", "truncate", "splice", "zero"]))
+        if not data:
+            break
+        # Mutate the header as well as the (deflated) body.
+        i = draw(st.integers(0, len(data) - 1))
+        if op == "flip":
+            data[i] ^= 1 << draw(st.integers(0, 7))
+        elif op == "truncate":
+            del data[i:]
+        elif op == "splice":
+            data[i:i] = draw(st.binary(min_size=1, max_size=32))
+        else:
+            data[i : i + 64] = bytes(len(data[i : i + 64]))
+    return bytes(data)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated())
+def test_mutations_give_a_document_or_a_coded_error(data: bytes) -> None:
+    try:
+        doc = rhwp_core.parse(data)
+    except HwpError as e:
+        assert e.code in ("corrupt_document", "unsupported_format", "too_large")
+        return
+    doc.extract_text()
+    doc.summary()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=pytest.mark.xfail(reason=XFAIL[p.name], strict=True)) if p.name in XFAIL else p
+     for p in CORPUS_DOCS] or [None],
+    ids=lambda p: p.name if p else "corpus-missing",
+)
+def test_corpus_documents_match_their_twins(path: Path | None) -> None:
+    require_shared()
+    if path is None:
+        pytest.fail("../shared/corpus/legacy-hwp3 holds no HWP 3.x documents")
+    check_against_twins(path)
