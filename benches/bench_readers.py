@@ -54,7 +54,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 DEFAULT_CORPUS = Path(os.environ.get("RHWP_CORPUS", "/work/shared/corpus"))
-FORMATS = ("hwp", "hwpx")
+# legacy-hwp3: the HWP 3.x documents (their recall is scored by corpus_report.py against Hancom's
+# own conversions, not here: the reference readers have no output for them).
+FORMATS = ("hwp", "hwpx", "legacy-hwp3")
 
 # --------------------------------------------------------------------------------------------
 # Readers. Each adapter is imported only inside its worker process. `text` and `markdown` are
@@ -64,8 +66,8 @@ FORMATS = ("hwp", "hwpx")
 
 # name -> (formats it claims, reference dir in corpus-reference/ or None, default interpreter key)
 READERS: dict[str, tuple[tuple[str, ...], str | None, str]] = {
-    "ours": (("hwp", "hwpx"), None, "ours"),
-    "rhwp-python": (("hwp", "hwpx"), "rhwp", "others"),
+    "ours": (("hwp", "hwpx", "legacy-hwp3"), None, "ours"),
+    "rhwp-python": (("hwp", "hwpx", "legacy-hwp3"), "rhwp", "others"),
     "unhwp": (("hwp", "hwpx"), "unhwp", "others"),
     "pyhwp": (("hwp",), "pyhwp", "others"),
     "kreuzberg": (("hwp",), None, "others"),
