@@ -30,17 +30,26 @@ XFAIL: dict[str, str] = {}
 
 
 def twins(doc: Path) -> list[Path]:
-    return [t for t in (doc.parent / "twins" / f"{doc.stem}.hwp5.hwp", doc.parent / "twins" / f"{doc.stem}.hwpx")
-            if t.is_file()]
+    return [
+        t
+        for t in (doc.parent / "twins" / f"{doc.stem}.hwp5.hwp", doc.parent / "twins" / f"{doc.stem}.hwpx")
+        if t.is_file()
+    ]
 
 
 def symbols(text: str) -> collections.Counter[str]:
     """Letters and symbols other than Hangul, ASCII and spacing (as ../shared/tools/corpus_report.py)."""
     return collections.Counter(
-        c for c in unicodedata.normalize("NFC", text)
-        if ord(c) > 127 and not c.isspace() and not ("\uac00" <= c <= "\ud7a3")
-        and not ("\u1100" <= c <= "\u11ff") and not ("\u3130" <= c <= "\u318f")
-        and unicodedata.category(c)[0] in "LNS" and not 0xE000 <= ord(c) <= 0xF8FF and ord(c) < 0xF0000
+        c
+        for c in unicodedata.normalize("NFC", text)
+        if ord(c) > 127
+        and not c.isspace()
+        and not ("\uac00" <= c <= "\ud7a3")
+        and not ("\u1100" <= c <= "\u11ff")
+        and not ("\u3130" <= c <= "\u318f")
+        and unicodedata.category(c)[0] in "LNS"
+        and not 0xE000 <= ord(c) <= 0xF8FF
+        and ord(c) < 0xF0000
     )
 
 
@@ -151,8 +160,11 @@ def test_mutations_give_a_document_or_a_coded_error(data: bytes) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    [pytest.param(p, marks=pytest.mark.xfail(reason=XFAIL[p.name], strict=True)) if p.name in XFAIL else p
-     for p in CORPUS_DOCS] or [None],
+    [
+        pytest.param(p, marks=pytest.mark.xfail(reason=XFAIL[p.name], strict=True)) if p.name in XFAIL else p
+        for p in CORPUS_DOCS
+    ]
+    or [None],
     ids=lambda p: p.name if p else "corpus-missing",
 )
 def test_corpus_documents_match_their_twins(path: Path | None) -> None:
