@@ -13,6 +13,7 @@ scalars, at most 15) followed by `n` zigzag LEB128 varints, each the difference 
 `charset.rs` inflates it once, on first use. Corrections on top of the source table (see OVERRIDES)
 are applied here so the binary is the single source of truth at run time.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,15 +43,15 @@ def parse(header: str) -> list[list[int]]:
     flat("hnc2uni_page0", 0x0000)
     flat("hnc2uni_page4", 0x4000)
     flat("hnc2uni_page5", 0x5318)
-    triples = re.findall(r"\{\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\}",
-                         body("hnc2uni_page8"))
+    triples = re.findall(
+        r"\{\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\}", body("hnc2uni_page8")
+    )
     if len(triples) != 0x8000:
         raise SystemExit(f"page8 has {len(triples)} entries")
     # Old Hangul: the page-8 table writes it in Hanyang private-use code points (U+E0BC..U+F8F7);
     # the header's hyc2uni_page14 turns each into its conjoining-jamo sequence (KS X 1026-1 style),
     # which is what we write.
-    hy = re.findall(r"\{\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\}",
-                    body("hyc2uni_page14"))
+    hy = re.findall(r"\{\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*,\s*(0x[0-9a-fA-F]+)\s*\}", body("hyc2uni_page14"))
     hypua = {0xE0BC + i: [int(v, 16) for v in t if int(v, 16)] for i, t in enumerate(hy)}
     for i, t in enumerate(triples):
         seq: list[int] = []
