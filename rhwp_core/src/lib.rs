@@ -171,6 +171,22 @@ impl NativeDocument {
         out
     }
 
+    /// The Markdown view rendered natively (`rhwp_reader::views`), and the start of each
+    /// top-level body block in it (None when the block renders empty): what
+    /// `views.markdown.render_markdown(ir, include_furniture, block_starts)` gives, without the IR.
+    fn to_markdown<'py>(
+        &self,
+        py: Python<'py>,
+        include_furniture: bool,
+    ) -> PyResult<(Bound<'py, PyString>, Vec<Option<usize>>)> {
+        let doc = Arc::clone(&self.doc);
+        let (text, starts) = py.detach(move || {
+            let (text, starts) = rhwp_reader::views::render_markdown(&doc, include_furniture);
+            (PyText::new(text), starts)
+        });
+        Ok((text.into_py(py)?, starts))
+    }
+
     /// `summary()` as JSON.
     fn summary_json(&self) -> String {
         serde_json::to_string(&rhwp_reader::summary::summarize(&self.doc)).unwrap_or_default()

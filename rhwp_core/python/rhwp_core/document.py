@@ -292,19 +292,20 @@ class Document:
 
     def _body_markdown(self) -> tuple[str, list[int | None]]:
         if self._markdown is None:
-            from .views.markdown import render_markdown
-
-            ir = self.to_ir()
-            starts: list[int | None] = []
-            with _cyclic_gc_paused():
-                text = render_markdown(ir, include_furniture=False, block_starts=starts)
-            self._markdown = (text, starts)
+            # Rendered natively from the model (rhwp_reader::views): the same text as
+            # views.markdown.render_markdown over the IR (tests/test_views_native.py compares them
+            # on every corpus document and fixture), without building the IR.
+            self._markdown = self._native.to_markdown(False)
         return self._markdown
 
     def to_markdown(self, include_furniture: bool = False, pages: str | None = None) -> str:
         """Markdown (GFM): headings, lists, tables, footnotes, image references."""
-        if not include_furniture and pages is None:
-            return self._body_markdown()[0]
+        if pages is None:
+            if not include_furniture:
+                return self._body_markdown()[0]
+            return self._native.to_markdown(True)[0]
+        # Pages: the Python view over the IR cut to those pages (the native renderer reads the
+        # whole model).
         from .views.markdown import render_markdown
 
         ir = self._ir_of_pages(pages)

@@ -21,6 +21,7 @@ pub mod model;
 pub mod numbering;
 pub mod summary;
 pub mod text;
+pub mod views;
 
 pub use error::{Error, ErrorCode, Result};
 pub use limits::{Limits, Options};

@@ -1,0 +1,19 @@
+//! The views rendered natively from the model: Markdown (`markdown`, its escaping and inline
+//! delimiters in `markdown_inline`), with the HTML fragments it
+//! writes for complex tables (`html_fragment`), equation scripts as LaTeX (`equation`), headings
+//! found by chapter number (`headings`), what they share (`common`) and Python's string rules
+//! (`chars`, over `unicode_tables`). They reproduce `rhwp_core.views` byte for byte.
+
+mod chars;
+mod common;
+mod equation;
+mod headings;
+mod html_fragment;
+mod markdown;
+mod markdown_inline;
+// Generated data, kept in the generator's compact layout.
+#[rustfmt::skip]
+mod unicode_tables;
+
+pub use equation::to_latex;
+pub use markdown::render_markdown;
