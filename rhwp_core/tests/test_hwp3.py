@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 from corpus_support import SHARED, require_shared
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from rhwp_core_test_support import parse_html_strictly, recall
 
 import rhwp_core
@@ -123,39 +121,7 @@ def test_refusals() -> None:
         assert e.value.code == "corrupt_document", data[:40]
 
 
-SEEDS = [p.read_bytes() for p in DOCS if p.stat().st_size < 40_000]
-
-
-@st.composite
-def mutated(draw: st.DrawFn) -> bytes:
-    data = bytearray(draw(st.sampled_from(SEEDS)))
-    for _ in range(draw(st.integers(1, 6))):
-        op = draw(st.sampled_from(["flip", "truncate", "splice", "zero"]))
-        if not data:
-            break
-        # Mutate the header as well as the (deflated) body.
-        i = draw(st.integers(0, len(data) - 1))
-        if op == "flip":
-            data[i] ^= 1 << draw(st.integers(0, 7))
-        elif op == "truncate":
-            del data[i:]
-        elif op == "splice":
-            data[i:i] = draw(st.binary(min_size=1, max_size=32))
-        else:
-            data[i : i + 64] = bytes(len(data[i : i + 64]))
-    return bytes(data)
-
-
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(mutated())
-def test_mutations_give_a_document_or_a_coded_error(data: bytes) -> None:
-    try:
-        doc = rhwp_core.parse(data)
-    except HwpError as e:
-        assert e.code in ("corrupt_document", "unsupported_format", "too_large")
-        return
-    doc.extract_text()
-    doc.summary()
+# Mutations of the 3.x fixtures run with the others' in test_mutation.py (its seeds include them).
 
 
 @pytest.mark.parametrize(
