@@ -187,6 +187,25 @@ impl NativeDocument {
         Ok((text.into_py(py)?, starts))
     }
 
+    /// The HTML view rendered natively (`rhwp_reader::views`): what
+    /// `views.html.render_html(ir, include_css, include_furniture)` gives, without the IR.
+    fn to_html<'py>(
+        &self,
+        py: Python<'py>,
+        include_css: bool,
+        include_furniture: bool,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let doc = Arc::clone(&self.doc);
+        let text = py.detach(move || {
+            PyText::new(rhwp_reader::views::render_html(
+                &doc,
+                include_css,
+                include_furniture,
+            ))
+        });
+        text.into_py(py)
+    }
+
     /// `summary()` as JSON.
     fn summary_json(&self) -> String {
         serde_json::to_string(&rhwp_reader::summary::summarize(&self.doc)).unwrap_or_default()

@@ -1,11 +1,13 @@
 """The native Markdown view (``NativeDocument.to_markdown``, rendered in Rust from the model) is
 byte for byte the Python view (``views.markdown.render_markdown`` over the IR), block starts
-included, with and without page furniture.
+included, with and without page furniture; so is the native HTML view (``NativeDocument.to_html``
+against ``views.html.render_html``), with and without CSS and page furniture.
 
 Compared on every shared-corpus document (HWP, HWPX, HWP 3.x; in CI a missing corpus fails),
 on every fixture, and on fixtures whose texts and character formatting are rewritten at random
 with the characters the escaping and delimiter rules are about. A document that still differs
-goes in EXPECTED_DIFFERENT with the reason (a strict xfail: the list only shrinks).
+goes in EXPECTED_DIFFERENT (HTML_EXPECTED_DIFFERENT) with the reason (a strict xfail: the list
+only shrinks).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 from corpus_support import FIXTURES, SHARED, require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rhwp_core.views.html import render_html
 from rhwp_core.views.markdown import render_markdown
 
 import rhwp_core
@@ -28,6 +31,8 @@ from rhwp_core import HwpError
 
 # name -> why the native Markdown still differs from the Python view. Empty: none differs.
 EXPECTED_DIFFERENT: dict[str, str] = {}
+# name -> why the native HTML still differs from the Python view. Empty: none differs.
+HTML_EXPECTED_DIFFERENT: dict[str, str] = {}
 
 _CORPUS_FOLDERS = ("hwp", "hwpx", "legacy-hwp3")
 
@@ -45,10 +50,14 @@ def _fixtures() -> list[str]:
     return sorted(str(p.relative_to(FIXTURES)) for p in FIXTURES.rglob("*") if p.is_file())
 
 
-def _param(name: str) -> object:
-    if name in EXPECTED_DIFFERENT:
-        return pytest.param(name, marks=pytest.mark.xfail(reason=EXPECTED_DIFFERENT[name], strict=True))
+def _param(name: str, expected_different: dict[str, str] = EXPECTED_DIFFERENT) -> object:
+    if name in expected_different:
+        return pytest.param(name, marks=pytest.mark.xfail(reason=expected_different[name], strict=True))
     return name
+
+
+def _html_param(name: str) -> object:
+    return _param(name, HTML_EXPECTED_DIFFERENT)
 
 
 def _assert_same(source: Path | bytes) -> None:
@@ -65,6 +74,19 @@ def _assert_same(source: Path | bytes) -> None:
         assert native_starts == starts, f"include_furniture={include_furniture}"
 
 
+def _assert_same_html(source: Path | bytes) -> None:
+    try:
+        doc = rhwp_core.parse(source)
+    except HwpError:
+        return  # refused (bad fixtures): nothing to render
+    ir = doc.to_ir()
+    for include_css in (False, True):
+        for include_furniture in (False, True):
+            expected = render_html(ir, include_css=include_css, include_furniture=include_furniture)
+            html = doc._native.to_html(include_css, include_furniture)
+            assert html == expected, f"include_css={include_css}, include_furniture={include_furniture}"
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("rel", [_param(name) for name in _corpus()])
 def test_corpus_document(rel: str) -> None:
@@ -76,6 +98,17 @@ def test_fixture(rel: str) -> None:
     _assert_same(FIXTURES / rel)
 
 
+@pytest.mark.corpus
+@pytest.mark.parametrize("rel", [_html_param(name) for name in _corpus()])
+def test_corpus_document_html(rel: str) -> None:
+    _assert_same_html(require_shared() / "corpus" / rel)
+
+
+@pytest.mark.parametrize("rel", [_html_param(name) for name in _fixtures()])
+def test_fixture_html(rel: str) -> None:
+    _assert_same_html(FIXTURES / rel)
+
+
 def test_document_api_renders_natively() -> None:
     """``Document.to_markdown`` is the native view; pages still render the cut IR in Python."""
     doc = rhwp_core.parse(FIXTURES / "hwpx" / "rhwp-footnote-01.hwpx")
@@ -83,6 +116,17 @@ def test_document_api_renders_natively() -> None:
     assert doc.to_markdown(include_furniture=True) == doc._native.to_markdown(True)[0]
     if doc.page_count:
         assert doc.to_markdown(pages=f"1-{doc.page_count}") == doc.to_markdown()
+
+
+def test_document_api_renders_html_natively() -> None:
+    """``Document.to_html`` is the native view; pages still render the cut IR in Python."""
+    doc = rhwp_core.parse(FIXTURES / "hwpx" / "rhwp-footnote-01.hwpx")
+    for include_css in (False, True):
+        for include_furniture in (False, True):
+            html = doc.to_html(include_css=include_css, include_furniture=include_furniture)
+            assert html == doc._native.to_html(include_css, include_furniture)
+    if doc.page_count:
+        assert doc.to_html(pages=f"1-{doc.page_count}") == doc.to_html()
 
 
 # ---- rewritten fixtures ------------------------------------------------------------------------
@@ -152,6 +196,12 @@ def test_rewritten_fixture(path: Path, seed: int) -> None:
     _assert_same(_rewritten(path, seed))
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_HWPX_FIXTURES), st.integers(0, 2**32))
+def test_rewritten_fixture_html(path: Path, seed: int) -> None:
+    _assert_same_html(_rewritten(path, seed))
+
+
 def _nested_tables_hwpx(depth: int) -> bytes:
     level = '<hp:tbl rowCnt="1" colCnt="1"><hp:tr><hp:tc><hp:subList><hp:p><hp:run>'
     close = "</hp:run></hp:p></hp:subList></hp:tc></hp:tr></hp:tbl>"
@@ -171,16 +221,21 @@ def _nested_tables_hwpx(depth: int) -> bytes:
 
 
 def test_deepest_document_renders_on_a_small_stack() -> None:
-    """64 tables in cells (the deepest the reader accepts): rendered natively in a thread with a
-    small stack, and the same as the Python view."""
+    """64 tables in cells (the deepest the reader accepts): rendered natively (Markdown and HTML)
+    in a thread with a small stack, and the same as the Python view."""
     data = _nested_tables_hwpx(64)
     _assert_same(data)
+    _assert_same_html(data)
     results: list[bool] = []
     previous = threading.stack_size(512 * 1024)
     try:
         worker = threading.Thread(target=lambda: results.append("deep" in rhwp_core.parse(data).to_markdown()))
         worker.start()
         worker.join()
+        doc = rhwp_core.parse(data)
+        worker = threading.Thread(target=lambda: results.append("deep" in doc._native.to_html(True, True)))
+        worker.start()
+        worker.join()
     finally:
         threading.stack_size(previous)
-    assert results == [True]
+    assert results == [True, True]

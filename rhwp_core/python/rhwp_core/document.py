@@ -314,6 +314,13 @@ class Document:
 
     def to_html(self, include_css: bool = False, include_furniture: bool = False, pages: str | None = None) -> str:
         """A complete, valid HTML5 document."""
+        if pages is None:
+            # Rendered natively from the model (rhwp_reader::views): the same text as
+            # views.html.render_html over the IR (tests/test_views_native.py compares them on
+            # every corpus document and fixture), without building the IR.
+            return self._native.to_html(include_css, include_furniture)
+        # Pages: the Python view over the IR cut to those pages (the native renderer reads the
+        # whole model).
         from .views.html import render_html
 
         ir = self._ir_of_pages(pages)

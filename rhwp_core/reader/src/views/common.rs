@@ -253,7 +253,10 @@ pub fn safe_url(url: Option<&str>) -> Option<String> {
 
 /// A foot- or endnote with the label the views give it (`1`, `e1`).
 pub struct Note<'a> {
+    /// `footnote` or `endnote`.
+    pub kind: &'static str,
     pub label: String,
+    pub number: u64,
     pub blocks: &'a [Block],
 }
 
@@ -315,7 +318,9 @@ impl<'a> NoteIndex<'a> {
                 }
                 used.insert(label.clone());
                 notes.push(Note {
+                    kind,
                     label,
+                    number,
                     blocks: &furniture.blocks,
                 });
                 numbers.push(number);
@@ -344,11 +349,16 @@ impl<'a> NoteIndex<'a> {
         NoteIndex { notes, by_ref }
     }
 
-    /// The label of the note a body reference points to, if the document holds it.
-    pub fn label_for(&self, r: &NoteRef) -> Option<&str> {
+    /// The note a body reference points to, if the document holds it.
+    pub fn note_for(&self, r: &NoteRef) -> Option<&Note<'a>> {
         self.by_ref
             .get(&(r as *const NoteRef))
-            .map(|&i| self.notes[i].label.as_str())
+            .map(|&i| &self.notes[i])
+    }
+
+    /// The label of the note a body reference points to, if the document holds it.
+    pub fn label_for(&self, r: &NoteRef) -> Option<&str> {
+        self.note_for(r).map(|n| n.label.as_str())
     }
 }
 

@@ -1,7 +1,7 @@
-//! The HTML the Markdown view writes for tables GFM cannot show (merged cells, several blocks in
-//! a cell): `views/html.py`'s `HtmlRenderer(notes, for_markdown=True)`, which differs from the
-//! full HTML view in writing note references as `<sup>[^label]</sup>` and in keeping
-//! formatting whole within words (as the Markdown around it does).
+//! `views/html.py`'s `HtmlRenderer`: the blocks of the HTML view (`html`), and the HTML the
+//! Markdown view writes for tables GFM cannot show (merged cells, several blocks in a cell):
+//! `HtmlRenderer(notes, for_markdown=True)`, which writes note references as
+//! `<sup>[^label]</sup>` and keeps formatting whole within words (as the Markdown around it does).
 
 use super::chars::{clean, decimal_value, is_decimal, lstrip, strip, words};
 use super::common::{
@@ -12,6 +12,7 @@ use super::equation::to_latex;
 use crate::model::{
     Block, Equation, ListMarker, Paragraph, Picture, Shape, Table, TableCell, Unknown,
 };
+use std::collections::HashMap;
 
 /// Escaped text with line breaks as `<br>`.
 pub fn text(value: &str, out: &mut String) {
@@ -82,29 +83,73 @@ fn numeric_marker(marker: &str) -> Option<u64> {
 }
 
 pub struct HtmlFragment<'n, 'a> {
-    notes: &'n NoteIndex<'a>,
+    pub(super) notes: &'n NoteIndex<'a>,
     pub out: Vec<String>,
+    for_markdown: bool,
+    /// Headings known by their chapter number only, by paragraph address.
+    levels: Option<&'n HashMap<*const Paragraph, u8>>,
+    /// How many references to each note label were written (the HTML view's back links).
+    pub(super) ref_ids: HashMap<String, u32>,
 }
 
 impl<'n, 'a> HtmlFragment<'n, 'a> {
+    /// The Markdown view's renderer (`for_markdown=True`).
     pub fn new(notes: &'n NoteIndex<'a>) -> Self {
         HtmlFragment {
             notes,
             out: Vec::new(),
+            for_markdown: true,
+            levels: None,
+            ref_ids: HashMap::new(),
         }
     }
 
-    fn inline(&self, paragraph: &Paragraph) -> String {
+    /// The HTML view's renderer.
+    pub fn for_html(
+        notes: &'n NoteIndex<'a>,
+        levels: Option<&'n HashMap<*const Paragraph, u8>>,
+    ) -> Self {
+        HtmlFragment {
+            notes,
+            out: Vec::new(),
+            for_markdown: false,
+            levels,
+            ref_ids: HashMap::new(),
+        }
+    }
+
+    fn level_of(&self, p: &Paragraph) -> Option<u8> {
+        self.levels
+            .and_then(|l| l.get(&(p as *const Paragraph)).copied())
+    }
+
+    fn inline(&mut self, paragraph: &Paragraph) -> String {
         let mut html = String::new();
         if paragraph.note_refs.is_empty() && !formatted(paragraph) {
             text(&paragraph.text, &mut html);
             return html;
         }
-        for piece in inline_pieces(paragraph, true) {
+        for piece in inline_pieces(paragraph, self.for_markdown) {
             match piece {
                 Piece::Text(value, format) => self.piece(&value, &format, &mut html),
-                Piece::Note(r) => match self.notes.label_for(r) {
-                    Some(label) => html.push_str(&format!("<sup>[^{label}]</sup>")),
+                Piece::Note(r) => match self.notes.note_for(r) {
+                    Some(note) if self.for_markdown => {
+                        html.push_str(&format!("<sup>[^{}]</sup>", note.label));
+                    }
+                    Some(note) => {
+                        let prefix = if note.kind == "footnote" { "fn" } else { "en" };
+                        let count = self.ref_ids.entry(note.label.clone()).or_insert(0);
+                        *count += 1;
+                        let mut ref_id = format!("{prefix}ref-{}", note.label);
+                        if *count > 1 {
+                            ref_id.push_str(&format!("-{count}"));
+                        }
+                        html.push_str(&format!(
+                            "<sup class=\"{}-ref\"><a href=\"#{prefix}-{}\" id=\"{ref_id}\" \
+                             role=\"doc-noteref\">{}</a></sup>",
+                            note.kind, note.label, note.number
+                        ));
+                    }
                     None => html.push_str(&format!("<sup class=\"note-ref\">{}</sup>", r.number)),
                 },
             }
@@ -138,7 +183,11 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
         let mut open: Vec<(u8, &'static str)> = Vec::new();
         for block in blocks {
             if let Block::Paragraph(p) = block {
-                if let Some(marker) = p.list.as_ref().filter(|_| !marked_heading(p)) {
+                let listed = p
+                    .list
+                    .as_ref()
+                    .filter(|_| !marked_heading(p) && self.level_of(p).is_none());
+                if let Some(marker) = listed {
                     if !paragraph_is_empty(p) {
                         self.list_item(p, marker, &mut open);
                     }
@@ -227,7 +276,11 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
             _ => String::new(),
         };
         let inline = self.inline(p);
-        match p.heading_level.filter(|&l| l > 0) {
+        match p
+            .heading_level
+            .filter(|&l| l > 0)
+            .or_else(|| self.level_of(p).filter(|&l| l > 0))
+        {
             Some(level) => {
                 let level = level.clamp(1, 6);
                 self.out

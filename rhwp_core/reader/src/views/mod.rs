@@ -1,13 +1,15 @@
 //! The views rendered natively from the model: Markdown (`markdown`, its escaping and inline
-//! delimiters in `markdown_inline`), with the HTML fragments it
-//! writes for complex tables (`html_fragment`), equation scripts as LaTeX (`equation`), headings
-//! found by chapter number (`headings`), what they share (`common`) and Python's string rules
-//! (`chars`, over `unicode_tables`). They reproduce `rhwp_core.views` byte for byte.
+//! delimiters in `markdown_inline`) and HTML (`html`), whose blocks are written by the renderer
+//! of the HTML fragments Markdown uses for complex tables (`html_fragment`); equation scripts as
+//! LaTeX (`equation`), headings found by chapter number (`headings`), what they share
+//! (`common`) and Python's string rules (`chars`, over `unicode_tables`). They reproduce
+//! `rhwp_core.views` byte for byte.
 
 mod chars;
 mod common;
 mod equation;
 mod headings;
+mod html;
 mod html_fragment;
 mod markdown;
 mod markdown_inline;
@@ -16,4 +18,5 @@ mod markdown_inline;
 mod unicode_tables;
 
 pub use equation::to_latex;
+pub use html::render_html;
 pub use markdown::render_markdown;
