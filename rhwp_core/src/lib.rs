@@ -174,14 +174,26 @@ impl NativeDocument {
     /// The Markdown view rendered natively (`rhwp_reader::views`), and the start of each
     /// top-level body block in it (None when the block renders empty): what
     /// `views.markdown.render_markdown(ir, include_furniture, block_starts)` gives, without the IR.
+    ///
+    /// `keep`, `(body, furniture)`: render only those top-level body blocks (indices in reading
+    /// order over all sections) and furniture items (indices into the document's furniture), as
+    /// the Python view over the IR cut to them; notes and headings are then found in what is kept.
+    #[pyo3(signature = (include_furniture, keep=None))]
     fn to_markdown<'py>(
         &self,
         py: Python<'py>,
         include_furniture: bool,
+        keep: Option<(Vec<usize>, Vec<usize>)>,
     ) -> PyResult<(Bound<'py, PyString>, Vec<Option<usize>>)> {
         let doc = Arc::clone(&self.doc);
         let (text, starts) = py.detach(move || {
-            let (text, starts) = rhwp_reader::views::render_markdown(&doc, include_furniture);
+            let (text, starts) = match keep {
+                None => rhwp_reader::views::render_markdown(&doc, include_furniture),
+                Some((body, furniture)) => rhwp_reader::views::render_markdown(
+                    &selected(&doc, &body, &furniture),
+                    include_furniture,
+                ),
+            };
             (PyText::new(text), starts)
         });
         Ok((text.into_py(py)?, starts))
@@ -189,21 +201,74 @@ impl NativeDocument {
 
     /// The HTML view rendered natively (`rhwp_reader::views`): what
     /// `views.html.render_html(ir, include_css, include_furniture)` gives, without the IR.
+    /// `keep` as for `to_markdown`.
+    #[pyo3(signature = (include_css, include_furniture, keep=None))]
     fn to_html<'py>(
         &self,
         py: Python<'py>,
         include_css: bool,
         include_furniture: bool,
+        keep: Option<(Vec<usize>, Vec<usize>)>,
     ) -> PyResult<Bound<'py, PyString>> {
         let doc = Arc::clone(&self.doc);
         let text = py.detach(move || {
-            PyText::new(rhwp_reader::views::render_html(
-                &doc,
-                include_css,
-                include_furniture,
-            ))
+            let text = match keep {
+                None => rhwp_reader::views::render_html(&doc, include_css, include_furniture),
+                Some((body, furniture)) => rhwp_reader::views::render_html(
+                    &selected(&doc, &body, &furniture),
+                    include_css,
+                    include_furniture,
+                ),
+            };
+            PyText::new(text)
         });
         text.into_py(py)
+    }
+
+    /// The Markdown of the top-level body blocks at `indices` (reading order over all sections),
+    /// each labelled as in the whole document's view: what
+    /// `views.markdown.render_block_markdown(ir, block)` gives for each. Out-of-range indices
+    /// raise IndexError.
+    fn block_markdown(&self, py: Python<'_>, indices: Vec<usize>) -> PyResult<Vec<String>> {
+        let body: Vec<&rhwp_reader::model::Block> = self
+            .doc
+            .sections
+            .iter()
+            .flat_map(|s| s.blocks.iter())
+            .collect();
+        let mut blocks = Vec::with_capacity(indices.len());
+        for i in indices {
+            match body.get(i) {
+                Some(block) => blocks.push(*block),
+                None => {
+                    return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                        "no top-level body block {i}"
+                    )))
+                }
+            }
+        }
+        let doc = &*self.doc;
+        Ok(py.detach(move || rhwp_reader::views::render_block_markdown(doc, &blocks)))
+    }
+
+    /// Each top-level body block's `(kind, page)` in reading order, and each furniture item's
+    /// page: what page selection needs, without the text.
+    #[allow(clippy::type_complexity)]
+    fn block_pages(&self) -> (Vec<(&'static str, Option<u32>)>, Vec<Option<u32>>) {
+        let body = self
+            .doc
+            .sections
+            .iter()
+            .flat_map(|s| s.blocks.iter())
+            .map(|b| (b.kind(), b.provenance().page))
+            .collect();
+        let furniture = self
+            .doc
+            .furniture
+            .iter()
+            .map(|f| f.provenance.page)
+            .collect();
+        (body, furniture)
     }
 
     /// `summary()` as JSON.
@@ -239,6 +304,57 @@ impl NativeDocument {
     #[getter]
     fn warnings(&self) -> Vec<String> {
         self.doc.warnings.clone()
+    }
+}
+
+/// A copy of `doc` holding only the top-level body blocks at `body` (reading order over all
+/// sections; every section kept, perhaps empty) and the furniture at `furniture`, as
+/// `Document._ir_of_pages` cuts the IR.
+fn selected(doc: &Document, body: &[usize], furniture: &[usize]) -> Document {
+    let body: std::collections::HashSet<usize> = body.iter().copied().collect();
+    let furniture: std::collections::HashSet<usize> = furniture.iter().copied().collect();
+    let mut next = 0usize;
+    let sections = doc
+        .sections
+        .iter()
+        .map(|s| {
+            let blocks = s
+                .blocks
+                .iter()
+                .filter(|_| {
+                    next += 1;
+                    body.contains(&(next - 1))
+                })
+                .cloned()
+                .collect();
+            rhwp_reader::model::Section {
+                index: s.index,
+                page: s.page.clone(),
+                columns: s.columns,
+                paragraph_count: s.paragraph_count,
+                blocks,
+            }
+        })
+        .collect();
+    Document {
+        schema_version: doc.schema_version,
+        format: doc.format,
+        version: doc.version.clone(),
+        compressed: doc.compressed,
+        distribution: doc.distribution,
+        metadata: doc.metadata.clone(),
+        styles: doc.styles.clone(),
+        bin_data: doc.bin_data.clone(),
+        sections,
+        furniture: doc
+            .furniture
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| furniture.contains(i))
+            .map(|(_, f)| f.clone())
+            .collect(),
+        pages: doc.pages,
+        warnings: doc.warnings.clone(),
     }
 }
 

@@ -24,7 +24,7 @@ from corpus_support import FIXTURES, SHARED, require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rhwp_core.views.html import render_html
-from rhwp_core.views.markdown import render_markdown
+from rhwp_core.views.markdown import render_block_markdown, render_markdown
 
 import rhwp_core
 from rhwp_core import HwpError
@@ -87,6 +87,49 @@ def _assert_same_html(source: Path | bytes) -> None:
             assert html == expected, f"include_css={include_css}, include_furniture={include_furniture}"
 
 
+def _page_specs(page_count: int | None) -> list[str]:
+    if not page_count:
+        return []
+    return sorted({"1", "2", "1-2", str(page_count)} if page_count >= 2 else {"1"})
+
+
+def _assert_same_pages(source: Path | bytes) -> None:
+    """``to_markdown``/``to_html`` with ``pages`` (native over the model cut to those pages) are
+    the Python views over ``_ir_of_pages``; the chunks' table Markdown (native) is
+    ``render_block_markdown`` over the whole IR, for the whole document and for each page spec."""
+    try:
+        doc = rhwp_core.parse(source)
+    except HwpError:
+        return
+    ir = doc.to_ir()
+    for pages in (None, *_page_specs(doc.page_count)):
+        expected_tables = [render_block_markdown(ir, b) for b in doc.iter_blocks(pages=pages) if b.kind == "table"]
+        assert doc._table_markdown(pages) == expected_tables, f"pages={pages}"
+        if pages is None:
+            continue
+        cut = doc._ir_of_pages(pages)
+        for include_furniture in (False, True):
+            expected = render_markdown(cut, include_furniture=include_furniture)
+            assert doc.to_markdown(include_furniture=include_furniture, pages=pages) == expected, (
+                f"pages={pages}, include_furniture={include_furniture}"
+            )
+            for include_css in (False, True):
+                expected = render_html(cut, include_css=include_css, include_furniture=include_furniture)
+                html = doc.to_html(include_css=include_css, include_furniture=include_furniture, pages=pages)
+                assert html == expected, f"pages={pages}, include_css={include_css}, furniture={include_furniture}"
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("rel", _corpus())
+def test_corpus_document_pages(rel: str) -> None:
+    _assert_same_pages(require_shared() / "corpus" / rel)
+
+
+@pytest.mark.parametrize("rel", _fixtures())
+def test_fixture_pages(rel: str) -> None:
+    _assert_same_pages(FIXTURES / rel)
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("rel", [_param(name) for name in _corpus()])
 def test_corpus_document(rel: str) -> None:
@@ -110,7 +153,7 @@ def test_fixture_html(rel: str) -> None:
 
 
 def test_document_api_renders_natively() -> None:
-    """``Document.to_markdown`` is the native view; pages still render the cut IR in Python."""
+    """``Document.to_markdown`` is the native view, with pages too."""
     doc = rhwp_core.parse(FIXTURES / "hwpx" / "rhwp-footnote-01.hwpx")
     assert doc.to_markdown() == doc._native.to_markdown(False)[0]
     assert doc.to_markdown(include_furniture=True) == doc._native.to_markdown(True)[0]
@@ -119,7 +162,7 @@ def test_document_api_renders_natively() -> None:
 
 
 def test_document_api_renders_html_natively() -> None:
-    """``Document.to_html`` is the native view; pages still render the cut IR in Python."""
+    """``Document.to_html`` is the native view, with pages too."""
     doc = rhwp_core.parse(FIXTURES / "hwpx" / "rhwp-footnote-01.hwpx")
     for include_css in (False, True):
         for include_furniture in (False, True):

@@ -73,10 +73,9 @@ def require_splitter() -> None:
 
 def _tables_as_markdown(doc: Document, pages: str | None) -> list[str]:
     """Markdown of every top-level body table (on ``pages``), in reading order (that of ``block_texts``)."""
-    from .views.markdown import render_block_markdown
-
-    ir = doc.to_ir()
-    return [render_block_markdown(ir, block) for block in doc.iter_blocks(pages=pages) if block.kind == "table"]
+    # Rendered natively (Document._table_markdown): what views.markdown.render_block_markdown gives
+    # for each table over the IR (tests/test_views_native.py compares them), without the IR.
+    return doc._table_markdown(pages)
 
 
 def _meta(unit: BlockText) -> dict[str, Any]:

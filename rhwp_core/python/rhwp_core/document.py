@@ -290,6 +290,25 @@ class Document:
         furniture = [f for f, p in zip(ir.furniture, notes, strict=True) if p in wanted]
         return ir.model_copy(update={"sections": sections, "furniture": furniture})
 
+    def _selection(self, pages: str) -> tuple[list[int], list[int]]:
+        """What ``_ir_of_pages(pages)`` keeps, as indices: the top-level body blocks (reading order
+        over all sections) and the furniture items on those pages."""
+        from .navigation import effective_pages, parse_pages
+
+        wanted = parse_pages(pages, self.page_count)
+        body, furniture = self._native.block_pages()
+        return (
+            [i for i, p in enumerate(effective_pages(page for _, page in body)) if p in wanted],
+            [i for i, p in enumerate(effective_pages(furniture)) if p in wanted],
+        )
+
+    def _table_markdown(self, pages: str | None) -> list[str]:
+        """Markdown of every top-level body table (on ``pages``), in reading order, each labelled
+        as in the whole document's view (``views.markdown.render_block_markdown``), natively."""
+        kinds = [kind for kind, _ in self._native.block_pages()[0]]
+        indices = range(len(kinds)) if pages is None else self._selection(pages)[0]
+        return self._native.block_markdown([i for i in indices if kinds[i] == "table"])
+
     def _body_markdown(self) -> tuple[str, list[int | None]]:
         if self._markdown is None:
             # Rendered natively from the model (rhwp_reader::views): the same text as
@@ -304,13 +323,9 @@ class Document:
             if not include_furniture:
                 return self._body_markdown()[0]
             return self._native.to_markdown(True)[0]
-        # Pages: the Python view over the IR cut to those pages (the native renderer reads the
-        # whole model).
-        from .views.markdown import render_markdown
-
-        ir = self._ir_of_pages(pages)
-        with _cyclic_gc_paused():
-            return render_markdown(ir, include_furniture=include_furniture)
+        # Pages: rendered natively from the model cut to those pages, as the Python view over
+        # `_ir_of_pages(pages)` (tests/test_views_native.py compares them).
+        return self._native.to_markdown(include_furniture, self._selection(pages))[0]
 
     def to_html(self, include_css: bool = False, include_furniture: bool = False, pages: str | None = None) -> str:
         """A complete, valid HTML5 document."""
@@ -319,13 +334,8 @@ class Document:
             # views.html.render_html over the IR (tests/test_views_native.py compares them on
             # every corpus document and fixture), without building the IR.
             return self._native.to_html(include_css, include_furniture)
-        # Pages: the Python view over the IR cut to those pages (the native renderer reads the
-        # whole model).
-        from .views.html import render_html
-
-        ir = self._ir_of_pages(pages)
-        with _cyclic_gc_paused():
-            return render_html(ir, include_css=include_css, include_furniture=include_furniture)
+        # Pages: as for to_markdown.
+        return self._native.to_html(include_css, include_furniture, self._selection(pages))
 
 
 def parse(source: str | os.PathLike[str] | bytes, *, strict: bool = False) -> Document:

@@ -508,6 +508,17 @@ pub fn render_markdown(doc: &Document, include_furniture: bool) -> (String, Vec<
     (text, starts)
 }
 
+/// Markdown of one block of `doc` (e.g. a table for a chunk), labelled as in `render_markdown`
+/// over the whole document, as `render_block_markdown(doc, block)`: note references get the
+/// whole document's labels, the notes themselves are not appended, and no heading is detected.
+pub fn render_block_markdown(doc: &Document, blocks: &[&Block]) -> Vec<String> {
+    let renderer = Renderer {
+        notes: NoteIndex::new(doc),
+        levels: HashMap::new(),
+    };
+    blocks.iter().map(|block| renderer.block(block)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,4 +19,4 @@ mod unicode_tables;
 
 pub use equation::to_latex;
 pub use html::render_html;
-pub use markdown::render_markdown;
+pub use markdown::{render_block_markdown, render_markdown};
