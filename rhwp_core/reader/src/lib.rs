@@ -12,6 +12,7 @@ pub mod bin_data;
 pub mod chart;
 pub mod deferred;
 pub mod error;
+pub mod field;
 pub mod fuzzing;
 pub mod hwp3;
 pub mod hwp5;

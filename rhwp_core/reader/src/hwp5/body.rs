@@ -152,19 +152,7 @@ struct Decoded {
 /// The hyperlink target of a `%hlk` field's command string: up to the first
 /// unescaped `;`, with `\` escapes (`http\://`) removed.
 pub fn hyperlink_target(command: &str) -> Option<String> {
-    let mut out = String::with_capacity(command.len());
-    let mut chars = command.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some(n) = chars.next() {
-                    out.push(n);
-                }
-            }
-            ';' => break,
-            _ => out.push(c),
-        }
-    }
+    let out = crate::field::unescaped_target(command);
     if out.is_empty() {
         None
     } else {

@@ -50,19 +50,7 @@ impl Parser<'_> {
 /// The target of a hyperlink field from its `Command` parameter, which
 /// reads `target;flags...` with `\` escaping `:` and `;` inside the target.
 fn link_target(command: &str) -> Option<String> {
-    let mut out = String::new();
-    let mut chars = command.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some(n) = chars.next() {
-                    out.push(n);
-                }
-            }
-            ';' => break,
-            _ => out.push(c),
-        }
-    }
+    let mut out = crate::field::unescaped_target(command);
     // Hancom appends `|-` style suffixes to some targets.
     if let Some(i) = out.find('|') {
         out.truncate(i);
