@@ -108,7 +108,7 @@ def test_refusals() -> None:
     locked[30 + 96] = 1
     with pytest.raises(HwpError) as e:
         rhwp_core.parse(bytes(locked))
-    assert e.value.code == "unsupported_format" and "password" in e.value.suggestion
+    assert e.value.code == "password_required" and "password" in e.value.suggestion
     older = bytearray(good)
     older[:23] = b"HWP Document File V2.00"
     with pytest.raises(HwpError) as e:

@@ -17,6 +17,7 @@ from .errors import (
     DocumentPermissionError,
     HwpError,
     InvalidRequestError,
+    PasswordRequiredError,
     TooLargeError,
     UnsupportedFormatError,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "DocumentPermissionError",
     "HwpError",
     "InvalidRequestError",
+    "PasswordRequiredError",
     "TooLargeError",
     "UnknownBinDataError",
     "UnsupportedFormatError",

@@ -24,10 +24,17 @@ class HwpError(Exception):
 
 
 class UnsupportedFormatError(HwpError):
-    """HWP 3.x, HWPML, password-protected, or not an HWP/HWPX document at all."""
+    """HWP 1.x/2.x, DRM or an encryption scheme we cannot open, or not an HWP document at all."""
 
     code = "unsupported_format"
-    suggestion = "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) document."
+    suggestion = "Pass an HWP 5.0 (.hwp), HWPX (.hwpx) or HWP 3.x document."
+
+
+class PasswordRequiredError(HwpError):
+    """A password-protected document opened without its password, or with a wrong one."""
+
+    code = "password_required"
+    suggestion = "Pass the document's password as `password` (it is never stored or echoed)."
 
 
 class CorruptDocumentError(HwpError):
@@ -97,7 +104,7 @@ class DocumentPermissionError(PermissionError):
 
 
 _BY_CODE: dict[str, type[HwpError]] = {
-    cls.code: cls for cls in (UnsupportedFormatError, CorruptDocumentError, TooLargeError)
+    cls.code: cls for cls in (UnsupportedFormatError, PasswordRequiredError, CorruptDocumentError, TooLargeError)
 }
 
 

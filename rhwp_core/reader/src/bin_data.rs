@@ -322,9 +322,8 @@ fn hwpx_item(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
             };
             // A password-protected package reads as ciphertext: say so instead of handing it out.
             if media_type(&data).is_none() && package::is_encrypted(&mut pkg)? {
-                return Err(Error::unsupported(
+                return Err(Error::password_required(
                     "the HWPX document is password-protected (its parts are encrypted)",
-                    "Open it in Hancom Office, remove the password (File > Document Security) and save it again.",
                 ));
             }
             return Ok(Lookup::Found { name: entry, data });
@@ -596,7 +595,7 @@ mod tests {
             ("BinData/image1.png", b"\x5a\x01ciphertext of a picture"),
         ]);
         let e = read_bin_data(&doc, "BinData/image1.png", &Options::default()).unwrap_err();
-        assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+        assert_eq!(e.code, ErrorCode::PasswordRequired);
         assert!(e.message.contains("password"), "{e}");
     }
 

@@ -6,8 +6,10 @@ use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
-    /// Not an HWP 5.0 / HWPX document we read: HWP 3.x, HWPML, password-protected, other files.
+    /// Not a document we read: HWP 1.x/2.x, DRM or an encryption scheme we cannot open, other files.
     UnsupportedFormat,
+    /// Password-protected, and opened without its password or with a wrong one.
+    PasswordRequired,
     /// Truncated, bit-damaged, or internally inconsistent.
     CorruptDocument,
     /// A bound from `limits` was exceeded (decompression bomb, absurd nesting, record counts).
@@ -18,6 +20,7 @@ impl ErrorCode {
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::UnsupportedFormat => "unsupported_format",
+            ErrorCode::PasswordRequired => "password_required",
             ErrorCode::CorruptDocument => "corrupt_document",
             ErrorCode::TooLarge => "too_large",
         }
@@ -39,6 +42,18 @@ impl Error {
             code: ErrorCode::UnsupportedFormat,
             message: message.into(),
             suggestion: suggestion.into(),
+        }
+    }
+
+    /// A password-protected document opened without its password, or with a wrong one. The
+    /// message says which; it never quotes the password.
+    pub fn password_required(message: impl Into<String>) -> Self {
+        Error {
+            code: ErrorCode::PasswordRequired,
+            message: message.into(),
+            suggestion: "The document is protected by a password: pass it as the `password` argument \
+                         (it is used to open the document only, never stored or echoed)."
+                .into(),
         }
     }
 

@@ -470,9 +470,9 @@ fn huge_header_tables_are_listed_within_bounds() {
 }
 
 /// A password-protected package: its parts are ciphertext and its manifest says so. Reading fails
-/// (here: the section is not XML), and the error names the password, not damage.
+/// (here: the section is not XML), and the error asks for the password rather than naming damage.
 #[test]
-fn password_protected_hwpx_is_unsupported_not_corrupt() {
+fn password_protected_hwpx_asks_for_the_password_not_corrupt() {
     let manifest = r#"<odf:manifest xmlns:odf="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><odf:file-entry odf:full-path="Contents/section0.xml"><odf:encryption-data odf:checksum-type="SHA1"/></odf:file-entry></odf:manifest>"#;
     let ciphertext = "\u{1}\u{7f}<\u{3}garbled&\u{2}";
     let bytes = package(&[
@@ -481,7 +481,7 @@ fn password_protected_hwpx_is_unsupported_not_corrupt() {
         ("Contents/section0.xml", ciphertext),
     ]);
     let e = read(&bytes, &Options::default()).unwrap_err();
-    assert_eq!(e.code, ErrorCode::UnsupportedFormat, "{e:?}");
+    assert_eq!(e.code, ErrorCode::PasswordRequired, "{e:?}");
     assert!(e.message.contains("password"), "{e:?}");
     // The same package without the encryption entries is damaged, not protected.
     let plain = package(&[

@@ -20,6 +20,7 @@ FILE_NOT_FOUND: Final = "file_not_found"
 PERMISSION_DENIED: Final = "permission_denied"
 INVALID_INPUT: Final = "invalid_input"
 UNSUPPORTED_FORMAT: Final = "unsupported_format"
+PASSWORD_REQUIRED: Final = "password_required"
 CORRUPT_DOCUMENT: Final = "corrupt_document"
 TOO_LARGE: Final = "too_large"
 INTERNAL_ERROR: Final = "internal_error"
@@ -29,6 +30,7 @@ ErrorCode = Literal[
     "permission_denied",
     "invalid_input",
     "unsupported_format",
+    "password_required",
     "corrupt_document",
     "too_large",
     "internal_error",
@@ -38,6 +40,7 @@ ERROR_CODES: Final[tuple[str, ...]] = (
     PERMISSION_DENIED,
     INVALID_INPUT,
     UNSUPPORTED_FORMAT,
+    PASSWORD_REQUIRED,
     CORRUPT_DOCUMENT,
     TOO_LARGE,
     INTERNAL_ERROR,

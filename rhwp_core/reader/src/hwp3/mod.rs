@@ -58,10 +58,8 @@ fn read_impl(
     }
     let info = &bytes[SIGNATURE_LEN..SIGNATURE_LEN + DOC_INFO_LEN];
     if le16(info, 96) != 0 {
-        return Err(Error::unsupported(
+        return Err(Error::password_required(
             "this HWP 3.x document is password-protected (encrypted)",
-            "Open it in Hancom Office with its password, remove the password (or save a copy as \
-             HWP 5.0/HWPX without one), then try again.",
         ));
     }
     let compressed = info[124] != 0;

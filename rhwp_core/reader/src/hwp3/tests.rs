@@ -165,7 +165,7 @@ fn signature_only_and_refusals() {
     let mut pw = with_body(&body(&[P::new().text(&ascii("a")).bytes()]), false);
     pw[30 + 96] = 1;
     let e = read(&pw, &Options::default()).unwrap_err();
-    assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+    assert_eq!(e.code, ErrorCode::PasswordRequired);
     assert!(e.suggestion.contains("password"));
     let mut v2 = pw.clone();
     v2[..23].copy_from_slice(b"HWP Document File V2.00");

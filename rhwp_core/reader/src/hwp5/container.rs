@@ -52,10 +52,8 @@ impl FileHeader {
         let version = u32::from_le_bytes([data[32], data[33], data[34], data[35]]);
         let flags = u32::from_le_bytes([data[36], data[37], data[38], data[39]]);
         if flags & FLAG_PASSWORD != 0 {
-            return Err(Error::unsupported(
-                "the document is password-protected (encrypted), which rhwp_core cannot read",
-                "Open it in Hancom Office, remove the password (File > Document Security / 문서 암호 해제), \
-                 save it, and try again.",
+            return Err(Error::password_required(
+                "the HWP document is password-protected (문서 암호)",
             ));
         }
         if version >> 24 != 5 {
@@ -275,7 +273,7 @@ mod tests {
         assert!(h.compressed && h.distribution);
         assert_eq!(h.version_string(), "5.0.3.4");
         let e = FileHeader::parse(&header(0b10, 0x0500_0304)).unwrap_err();
-        assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+        assert_eq!(e.code, ErrorCode::PasswordRequired);
         assert!(e.suggestion.contains("password"));
         assert_eq!(
             FileHeader::parse(&[0; 10]).unwrap_err().code,

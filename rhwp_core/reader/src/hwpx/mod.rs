@@ -366,9 +366,8 @@ fn refuse_encrypted(pkg: &mut Package<'_>) -> Result<()> {
     };
     let text = String::from_utf8_lossy(&bytes);
     if text.contains("encryption-data") {
-        return Err(Error::unsupported(
+        return Err(Error::password_required(
             "the HWPX document is password-protected (its parts are encrypted)",
-            "Open it in Hancom Office, remove the password (File > Document Security) and save it again.",
         ));
     }
     Ok(())
