@@ -21,6 +21,7 @@ import hashlib
 import os
 import re
 import stat
+import sys
 import tempfile
 import threading
 import time
@@ -33,6 +34,50 @@ from .errors import FILE_NOT_FOUND, INVALID_INPUT, TOO_LARGE, ToolFailure
 HANDLE_PREFIX = "doc:"
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 _TMP_PREFIX = ".part-"
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    def _lock_file(fd: int) -> None:
+        # Windows has no flock: lock the lock file's first byte (a region may lie past the end of the
+        # file). LK_LOCK gives up with OSError after ten one-second tries; a writer may hold the store
+        # for longer (evicting many documents), so keep waiting, as flock does.
+        while True:
+            os.lseek(fd, 0, os.SEEK_SET)
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+                return
+            except OSError:
+                continue
+
+    def _unlock_file(fd: int) -> None:
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _lock_file(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+
+    def _unlock_file(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _remove(path: str | os.PathLike[str]) -> None:
+    """Delete a stored document, which is read-only: POSIX needs only the directory's permission,
+    Windows refuses to delete a read-only file until its read-only attribute is cleared."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except PermissionError:
+        if sys.platform != "win32":
+            raise
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(path, stat.S_IWRITE)
+            os.unlink(path)
 
 
 def default_store_dir() -> Path:
@@ -85,18 +130,16 @@ class DocumentStore:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        """This process's threads and, where flock exists, other processes sharing the directory."""
+        """This process's threads, then every process sharing the directory (the lock file's lock)."""
         with self._lock:
             self._prepare()
-            try:
-                import fcntl
-            except ImportError:  # Windows: one process per store
-                yield
-                return
             fd = os.open(self.dir / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                yield
+                _lock_file(fd)
+                try:
+                    yield
+                finally:
+                    _unlock_file(fd)
             finally:
                 os.close(fd)
 
@@ -129,8 +172,7 @@ class DocumentStore:
                 "upload it again (POST /documents) and use the handle it returns, or pass it as a data: URI",
             ) from None
         if now - info.st_atime > self.ttl:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
+            _remove(path)
             raise ToolFailure(
                 FILE_NOT_FOUND,
                 f"the document {HANDLE_PREFIX}{digest} expired ({int(self.ttl)} s after its last use)",
@@ -168,8 +210,7 @@ class DocumentStore:
                     out.write(chunk)
             return self._commit(tmp, digest.hexdigest(), size)
         finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
+            _remove(tmp)  # gone already once renamed into place
 
     def _over_cap(self, what: str, size: int, max_bytes: int) -> ToolFailure:
         if max_bytes <= self.max_bytes:
@@ -218,8 +259,7 @@ class DocumentStore:
         for used_at, size, path in entries:
             if now - used_at <= self.ttl and used + incoming <= self.max_bytes:
                 break
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
+            _remove(path)
             used -= size
         self._sweep_partials(now)
 
