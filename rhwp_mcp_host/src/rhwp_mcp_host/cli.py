@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__
+from . import __version__, setup_clients
 from .packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
 from .paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
 from .settings import (
@@ -31,7 +31,7 @@ from .settings import (
     source_settings,
 )
 
-COMMANDS = ("serve", "packs", "call")
+COMMANDS = ("serve", "packs", "call", "setup")
 
 
 def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -211,7 +211,7 @@ def make_parser() -> argparse.ArgumentParser:
     _add_common(parser, suppress=False)
     _add_sources(parser, suppress=False)
     _add_serve(parser, suppress=False)
-    sub = parser.add_subparsers(dest="command", metavar="{serve,packs,call}")
+    sub = parser.add_subparsers(dest="command", metavar="{serve,packs,call,setup}")
     serve = sub.add_parser("serve", help="serve MCP (the default command)")
     _add_common(serve, suppress=True)
     _add_sources(serve, suppress=True)
@@ -224,6 +224,7 @@ def make_parser() -> argparse.ArgumentParser:
     _add_sources(call, suppress=True)
     call.add_argument("tool")
     call.add_argument("arguments", nargs="*", metavar="key=value", help="values are parsed as JSON when they parse")
+    setup_clients.add_parser(sub)
     return parser
 
 
@@ -398,6 +399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _packs(args)
         if command == "call":
             return _call(args)
+        if command == "setup":
+            return setup_clients.run(args)
         return _serve(args)
     except ValueError as exc:  # bad settings: a --root that is no directory, a bad cap
         stderr_line(str(exc))
