@@ -223,7 +223,7 @@ def _wait_healthy(url: str, process: subprocess.Popen[str], timeout: float = 90.
     raise TimeoutError(f"{url}/healthz did not answer in {timeout} s")
 
 
-async def _mcp_session(url: str, token: str) -> tuple[set[str], dict[str, Any], dict[str, Any]]:
+async def _mcp_session(url: str, token: str, inside: str) -> tuple[set[str], dict[str, Any], dict[str, Any]]:
     """Over streamable HTTP with the bearer token: the tools, a fixture under the root, one outside."""
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
@@ -235,14 +235,14 @@ async def _mcp_session(url: str, token: str) -> tuple[set[str], dict[str, Any], 
     ):
         await session.initialize()
         tools = {t.name for t in (await session.list_tools()).tools}
-        inside = await session.call_tool("parse_hwp_summary", {"path": "/data/sample.hwp"})
+        under_root = await session.call_tool("parse_hwp_summary", {"path": inside})
         outside = await session.call_tool("parse_hwp_summary", {"path": str(FIXTURE)})
 
     def payload(result: Any) -> dict[str, Any]:
         text = "".join(getattr(block, "text", "") for block in result.content)
         return {"is_error": bool(getattr(result, "is_error", getattr(result, "isError", False))), **json.loads(text)}
 
-    return tools, payload(inside), payload(outside)
+    return tools, payload(under_root), payload(outside)
 
 
 @pytest.mark.slow
@@ -342,10 +342,12 @@ def test_the_image_install_and_start_steps_serve_every_tool(tmp_path: Path) -> N
         denied = httpx.post(url + "/mcp", json=init, headers=headers, timeout=10)
         assert denied.status_code == 401 and denied.headers["www-authenticate"].startswith("Bearer")
 
-        tools, inside, outside = anyio.run(_mcp_session, url, token)
+        # /data/sample.hwp in the container (RHWP_MCP_ROOT=/data there).
+        sample = str(host_path("/data") / "sample.hwp")
+        tools, inside, outside = anyio.run(_mcp_session, url, token, sample)
         assert len(tools) == expected
-        assert not inside["is_error"] and inside["format"] == "hwp" and inside["pages"] >= 1
-        assert outside["is_error"] and outside["error"] == "permission_denied"
+        assert not inside["is_error"] and inside["format"] == "hwp" and inside["pages"] >= 1, inside
+        assert outside["is_error"] and outside["error"] == "permission_denied", outside
     finally:
         # `docker stop` sends SIGTERM: the server stops promptly.
         server.send_signal(signal.SIGTERM)
