@@ -30,7 +30,6 @@ BAD_CODES: dict[str, set[str]] = {
     "synthetic-a-zip-bomb.hwpx": {"too_large", "corrupt_document"},
     "synthetic-a-zip-not-hwpx.hwpx": {"unsupported_format"},
     "hwpswift-password-normal.hwp": {"password_required"},
-    "pyhwp-password-12345.hwp": {"password_required"},
 }
 
 

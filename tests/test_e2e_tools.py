@@ -307,7 +307,7 @@ def _inspector(*args: str) -> subprocess.CompletedProcess[str]:
             pytest.fail("npx is needed for the MCP Inspector test")
         pytest.skip("npx not installed")
     return subprocess.run(
-        ["npx", "-y", INSPECTOR, "--cli", *_command(), *args],
+        ["npx", "-y", INSPECTOR, "--cli", "--connect-timeout", "120000", *_command(), *args],
         capture_output=True,
         text=True,
         timeout=300,

@@ -132,6 +132,7 @@ def test_streamable_http_on_a_real_socket(subprocess_env, tmp_path):
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"
 
 
+# A generous connect timeout: a loaded CI machine can take over 15 s (the default) to start Python.
 def _inspector(args: list[str], env: dict[str, str], *, tool_error: bool = False) -> subprocess.CompletedProcess[str]:
     npx = shutil.which("npx")
     if npx is None:
@@ -141,7 +142,7 @@ def _inspector(args: list[str], env: dict[str, str], *, tool_error: bool = False
     cmd = command()
     env_args = [a for key in ("PYTHONPATH", "RHWP_MCP_ENABLE") for a in ("-e", f"{key}={env[key]}")]
     done = subprocess.run(
-        [npx, "-y", INSPECTOR, "--cli", *env_args, *cmd, *args],
+        [npx, "-y", INSPECTOR, "--cli", "--connect-timeout", "120000", *env_args, *cmd, *args],
         capture_output=True,
         text=True,
         env={**env, "npm_config_yes": "true", "npm_config_update_notifier": "false"},
