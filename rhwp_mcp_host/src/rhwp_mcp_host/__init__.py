@@ -34,6 +34,7 @@ from .paging import (
     parameter_defaults,
     split_string_field,
 )
+from .passwords import current_password
 
 __version__ = "0.1.0"
 
@@ -61,6 +62,7 @@ __all__ = [
     "create_host",
     "current_max_chars",
     "current_max_image_chars",
+    "current_password",
     "format_call",
     "hookimpl",
     "hookspec",

@@ -23,6 +23,7 @@ import pydantic_core
 
 from .contract import caller_source
 from .errors import INVALID_INPUT, TOO_LARGE, ToolFailure
+from .passwords import PASSWORD_ARGUMENT, current_password
 
 # Korean text runs about one token per syllable: 20,000 characters stay under the 25k-token
 # default cap of Claude clients with room for the JSON around a list page.
@@ -95,9 +96,10 @@ def format_call(tool: str, /, *, omit_defaults: Mapping[str, Any] | None = None,
     rendered = ", ".join(
         f"{k}={json.dumps(caller_source(v) if isinstance(v, str) else v, ensure_ascii=False)}"
         for k, v in arguments.items()
-        if not (k in defaults and defaults[k] == v)
+        if not (k in defaults and defaults[k] == v) and k != PASSWORD_ARGUMENT
     )
-    return f"{tool}({rendered})"
+    # The password is never written out: the caller repeats the one it gave (passwords.py).
+    return f"{tool}({rendered})" + (" with the same password" if current_password() is not None else "")
 
 
 def parameter_defaults(func: Callable[..., Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from fastmcp.tools.base import ToolResult
 # Imported from where fastmcp itself imports it: mcp.types on 3.x, mcp_types on 4.x.
 from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
 
-from . import __version__, paging
+from . import __version__, paging, passwords
 from .contract import (
     PATH_DESCRIPTION,
     CallOutcome,
@@ -41,12 +41,14 @@ from .errors import (
     INTERNAL_ERROR,
     INVALID_INPUT,
     TOO_LARGE,
+    ToolFailure,
     error_from_exception,
     error_payload,
     error_text,
     invalid_input_from_validation,
 )
 from .packs import ENV_TRACE, PackSet, load_packs, stderr_line
+from .passwords import add_password_parameter, take_password
 from .policy import builtin_plugins, resolve_roots
 from .settings import source_settings
 from .store import HANDLE_PREFIX, DocumentStore, default_store_dir
@@ -90,8 +92,11 @@ class HostMiddleware(Middleware):
         store: DocumentStore,
         *,
         divert_stdout: bool = False,
+        password_tools: frozenset[str] = frozenset(),
     ) -> None:
         self.packs = packs
+        self.password_tools = password_tools
+        """The tools given the host's ``password`` parameter (those that take a document)."""
         self.config = config
         self.store = store
         self.schemas = schemas
@@ -110,12 +115,17 @@ class HostMiddleware(Middleware):
             return _error_result(
                 error_payload(INVALID_INPUT, f"there is no tool named {name!r}", f"available tools: {available}")
             )
-        call = ToolCall(
-            tool=name,
-            pack=spec.pack,
-            arguments=dict(context.message.arguments or {}),
-            path_arguments=spec.path_arguments,
-        )
+        arguments = dict(context.message.arguments or {})
+        password: str | None = None
+        if name in self.password_tools:
+            # Out of the arguments before hooks, the trace or validation see them (passwords.py).
+            try:
+                password = take_password(arguments)
+            except ToolFailure as exc:
+                return _error_result(exc.to_dict())
+            context = context.copy(message=context.message.model_copy(update={"arguments": dict(arguments)}))
+        call = ToolCall(tool=name, pack=spec.pack, arguments=arguments, path_arguments=spec.path_arguments)
+        password_token = passwords._active.set(password)
         token = paging._active_cap.set(self.config.max_chars)
         image_token = paging._active_image_cap.set(self.config.max_image_chars)
         cut_lines: list[int] = []
@@ -194,6 +204,7 @@ class HostMiddleware(Middleware):
                 log.error("the after-call hook of %r raised (the call is unaffected)", culprit, exc_info=exc)
             return _error_result(payload) if payload is not None else result
         finally:
+            passwords._active.reset(password_token)
             paging._active_cap.reset(token)
             paging._active_image_cap.reset(image_token)
             paging._cut_lines.reset(cut_token)
@@ -366,6 +377,7 @@ def create_host(
     _install_log_filter()
     server = FastMCP(name=name, version=__version__)
     schemas: dict[str, dict[str, Any]] = {}
+    password_tools: set[str] = set()
     for record in packs.packs:
         if record.status != "loaded":
             continue
@@ -380,10 +392,15 @@ def create_host(
             packs._fail(record, packs.pm.get_plugin(record.name), str(exc), exc.__cause__)
             continue
         for tool in built:
-            _describe_sources(tool, packs.tools[tool.name].path_arguments, sources)
+            path_arguments = packs.tools[tool.name].path_arguments
+            _describe_sources(tool, path_arguments, sources)
+            if path_arguments and add_password_parameter(tool.parameters):
+                password_tools.add(tool.name)
             server.add_tool(tool)
             schemas[tool.name] = tool.parameters
-    server.add_middleware(HostMiddleware(packs, config, schemas, store, divert_stdout=stdio))
+    server.add_middleware(
+        HostMiddleware(packs, config, schemas, store, divert_stdout=stdio, password_tools=frozenset(password_tools))
+    )
     return Host(server=server, packs=packs, config=config, store=store)
 
 
