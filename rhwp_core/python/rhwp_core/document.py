@@ -22,7 +22,7 @@ from .errors import HwpError, from_native, opening
 
 if TYPE_CHECKING:
     from .ir import Block, HwpDocument
-    from .navigation import Heading
+    from .navigation import Heading, Place
 
 Scope = Literal["body", "furniture", "all"]
 
@@ -148,7 +148,17 @@ def _keep_ir_of(doc: Document) -> None:
 class Document:
     """A parsed HWP or HWPX document. Immutable; safe to share between threads."""
 
-    __slots__ = ("__weakref__", "_ir", "_ir_lock", "_markdown", "_native", "_outline", "_pages", "_texts")
+    __slots__ = (
+        "__weakref__",
+        "_ir",
+        "_ir_lock",
+        "_markdown",
+        "_native",
+        "_outline",
+        "_pages",
+        "_places",
+        "_texts",
+    )
 
     def __init__(self, native: _native.NativeDocument) -> None:
         self._native = native
@@ -159,6 +169,7 @@ class Document:
         # The body's Markdown with each top-level block's start in it (the outline points into it).
         self._markdown: tuple[str, list[int | None]] | None = None
         self._outline: list[Heading] | None = None
+        self._places: dict[bool, list[Place]] = {}
         self._pages: tuple[int | None] | None = None
 
     @property
@@ -220,9 +231,22 @@ class Document:
         if self._outline is None:
             from .navigation import outline
 
-            _, starts = self._body_markdown()
-            self._outline = outline(self.to_ir(), self.block_texts(), starts)
+            self._outline = outline(self.to_ir(), self.places())
         return self._outline
+
+    def places(self, include_furniture: bool = False) -> list[Place]:
+        """Where each top-level block shows in ``extract_text()`` and ``to_markdown()`` (default
+        arguments), with its ``iter_blocks`` index and page: the body's blocks in reading order,
+        then (with ``include_furniture``) the furniture's (see rhwp_core.navigation.places).
+        The outline and the search pack address blocks through these."""
+        found = self._places.get(include_furniture)
+        if found is None:
+            from .navigation import places
+
+            _, starts = self._body_markdown()
+            ir = self.to_ir() if include_furniture else None
+            found = self._places[include_furniture] = places(self.block_texts(include_furniture), starts, ir)
+        return found
 
     def summary(self) -> dict[str, Any]:
         """Format, counts, metadata, page count and warnings, plus ``rhwp_core_version``."""

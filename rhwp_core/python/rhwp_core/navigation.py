@@ -110,33 +110,117 @@ def _squashed(text: str) -> str:
 _CONTENTS_TITLES = frozenset({"목차", "차례", "contents", "tableofcontents"})
 
 
-def outline(doc: HwpDocument, texts: Sequence[BlockText], markdown_offsets: Sequence[int | None]) -> list[Heading]:
-    """The headings of ``doc``. ``texts`` are the body's block texts (``Document.block_texts()``),
-    one per top-level body block; ``markdown_offsets`` the start of each block in the Markdown."""
+@dataclass(frozen=True)
+class Place:
+    """Where one top-level block shows in the text and Markdown views: the addresses the outline
+    and search hand out, computed in one place so they always agree with the views."""
+
+    scope: str
+    """``body`` or ``furniture`` (headers, footers, foot/endnotes)."""
+    block: int
+    """Its index for ``iter_blocks(scope=scope, offset=block)`` (furniture: among the furniture's
+    top-level blocks; with scope="all" add the number of body blocks)."""
+    page: int | None
+    """The page it is laid out on, as stored (None: no page of its own, or no layout)."""
+    text: str
+    """Its plain text (as ``extract_text`` writes it)."""
+    text_offset: int | None
+    """Where that text starts in ``extract_text()`` (default arguments); None when the block shows
+    no text there (empty, or a header/footer whose words were already shown once)."""
+    markdown_offset: int | None
+    """Where it starts in ``to_markdown()`` (default arguments: the body); None for furniture and
+    for blocks that render empty."""
+
+
+def block_plain_text(block: Block) -> str:
+    """The plain text of one IR block, as the native ``extract_text`` writes it (reader/src/text.rs:
+    non-empty lines joined by a newline; tables: caption, then cells in order)."""
+    from .ir import child_blocks
+
+    if block.kind == "paragraph":
+        return block.text
+    if block.kind == "unknown":
+        return block.text or ""
+    lines = [block.script.strip()] if block.kind == "equation" else []
+    lines.extend(block_plain_text(child) for child in child_blocks(block))
+    return "\n".join(line for line in lines if line)
+
+
+def places(
+    units: Sequence[BlockText], markdown_offsets: Sequence[int | None], doc: HwpDocument | None = None
+) -> list[Place]:
+    """Each top-level block's place in ``extract_text()`` and ``to_markdown()``.
+
+    ``units`` are ``Document.block_texts(include_furniture=doc is not None)``: the body's blocks,
+    then one unit per furniture item; ``markdown_offsets`` the start of each body block in the
+    Markdown. With ``doc`` (the IR) the furniture's top-level blocks follow the body's: the text
+    writes the headers and footers first (each distinct text once), then the notes, so their
+    offsets follow that order, not the document's.
+    """
+    body = [u for u in units if u.scope == "body"]
+    out: list[Place] = []
+    offset = 0
+    for index, unit in enumerate(body):
+        out.append(Place("body", index, unit.page, unit.text, offset if unit.text else None, markdown_offsets[index]))
+        if unit.text:
+            # extract_text joins the non-empty block texts with one newline.
+            offset += len(unit.text) + 1
+    if doc is None:
+        return out
+    items = [u for u in units if u.scope != "body"]
+    first_block: list[int] = []
+    count = 0
+    for item in doc.furniture:
+        first_block.append(count)
+        count += len(item.blocks)
+    placed: dict[int, list[Place]] = {}
+    seen: set[str] = set()
+    order = [i for i, u in enumerate(items) if u.kind in ("header", "footer")]
+    order += [i for i, u in enumerate(items) if u.kind not in ("header", "footer")]
+    for i in order:
+        unit, item = items[i], doc.furniture[i]
+        shown = bool(unit.text) and not (unit.kind in ("header", "footer") and unit.text in seen)
+        seen.add(unit.text)
+        texts = [block_plain_text(b) for b in item.blocks]
+        if "\n".join(t for t in texts if t) != unit.text:
+            # Should not happen (tests compare on the corpus); the item's first block then holds it all.
+            texts = [unit.text] + [""] * (len(item.blocks) - 1)
+        placed[i] = []
+        start = offset
+        for j, text in enumerate(texts):
+            at = start if shown and text else None
+            placed[i].append(Place("furniture", first_block[i] + j, unit.page, text, at, None))
+            if text:
+                start += len(text) + 1
+        if shown:
+            offset += len(unit.text) + 1
+    for i in range(len(items)):
+        out.extend(placed.get(i, []))
+    return out
+
+
+def outline(doc: HwpDocument, body: Sequence[Place]) -> list[Heading]:
+    """The headings of ``doc``; ``body`` are the places of its top-level body blocks (``places``)."""
     blocks = [block for section in doc.sections for block in section.blocks]
     detected = detected_heading_levels(doc)
     headings: list[Heading] = []
-    offset = 0
-    for index, (block, unit) in enumerate(zip(blocks, texts, strict=True)):
+    for index, (block, place) in enumerate(zip(blocks, body, strict=True)):
         level = (block.heading_level if block.kind == "paragraph" else None) or detected.get(id(block))
-        if level and unit.text.strip():
-            shown = " ".join(unit.text.split())
+        if level and place.text.strip() and place.text_offset is not None:
+            shown = " ".join(place.text.split())
             if len(shown) > MAX_OUTLINE_TEXT:
                 shown = shown[: MAX_OUTLINE_TEXT - 1] + "…"
-            md = markdown_offsets[index]
+            md = place.markdown_offset
             headings.append(
                 Heading(
                     level=int(level),
                     text=shown,
                     block=index,
-                    page=unit.page,
-                    text_offset=offset,
+                    page=place.page,
+                    text_offset=place.text_offset,
                     markdown_offset=md if md is not None else -1,
                 )
             )
-        if unit.text:
-            # extract_text joins the non-empty block texts with one newline.
-            offset += len(unit.text) + 1
     return headings
 
 
@@ -196,9 +280,12 @@ def effective_pages(pages: Iterable[int | None]) -> list[int]:
 __all__ = [
     "MAX_OUTLINE_TEXT",
     "Heading",
+    "Place",
+    "block_plain_text",
     "detected_heading_levels",
     "effective_pages",
     "heading_level",
     "outline",
     "parse_pages",
+    "places",
 ]
