@@ -345,26 +345,47 @@ def index_of(doc: Document) -> Index:
 # -- hits -----------------------------------------------------------------------------------------
 
 
+def _markdown_pattern(words: str) -> str:
+    """``words`` as they may stand in the Markdown: any character escaped (``\\~``), emphasis marks
+    (``*``, ``_``, ``~``, `````) around any of them, whitespace as whitespace or ``<br>`` (table cells)."""
+    import regex
+
+    marks = r"[*_~`]*"
+    parts = []
+    for piece in regex.split(r"(\s+)", words):
+        if not piece:
+            continue
+        if piece.isspace():
+            parts.append(r"(?:\s|<br\s*/?>|[*_~`])+")
+        else:
+            parts.append(marks.join(r"\\?" + regex.escape(ch) for ch in piece))
+    return marks.join(parts)
+
+
 def _markdown_offset(index: Index, place: Place, start: int, end: int) -> int | None:
-    """Where text[start:end] starts in the Markdown: its own place when the words stand there as
-    they are (the same occurrence within the block), else the block's start."""
+    """Where text[start:end] starts in the Markdown: its own place when its words can be found there
+    (the same occurrence within the block, allowing for escapes, emphasis and <br>), else the
+    block's start."""
+    import regex
+
     block_start = place.markdown_offset
     if block_start is None:
         return None
     following = bisect.bisect_right(index.markdown_starts, block_start)
     block_end = index.markdown_starts[following] if following < len(index.markdown_starts) else len(index.markdown)
-    words = index.text[start:end].split("\n", 1)[0]
-    if not words:
-        return block_start
+    words = index.text[start:end]
     # The hit is the n-th occurrence of its words in its block's text; find the n-th in the Markdown.
-    before = index.text[(place.text_offset or 0) : start]
-    nth = before.count(words)
-    at = block_start - 1
-    for _ in range(nth + 1):
-        at = index.markdown.find(words, at + 1, block_end)
-        if at < 0:
-            return block_start
-    return at
+    nth = index.text.count(words, place.text_offset or 0, start)
+    pattern = regex.compile(_markdown_pattern(words))
+    try:
+        for found, m in enumerate(
+            pattern.finditer(index.markdown, block_start, block_end, timeout=TIMEOUT_SECONDS / 10)
+        ):
+            if found == nth:
+                return m.start()
+    except TimeoutError:
+        pass
+    return block_start
 
 
 def _snippet(text: str, start: int, end: int) -> tuple[str, str]:
