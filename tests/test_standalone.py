@@ -32,6 +32,7 @@ from corpus_support import ROOT
 from dist_support import built_dist, pack_distributions
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from rhwp_mcp_host.errors import ERROR_CODES, INTERNAL_ERROR
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
@@ -41,6 +42,8 @@ PICTURE = FIXTURES / "hwplib-getting_clickhere_text.hwp"  # BIN0001.png, 138×11
 CACHE = ROOT / ".cache" / "test-standalone"
 MCPB = ROOT / ".cache" / "mcpb" / "node_modules" / ".bin" / "mcpb"
 EXE = "rhwp-mcp.exe" if os.name == "nt" else "rhwp-mcp"
+# An answer about the input, not a failure of the frozen program.
+TYPED_ERRORS = set(ERROR_CODES) - {INTERNAL_ERROR}
 
 
 @contextlib.contextmanager
@@ -100,7 +103,7 @@ def _is_error(result: Any) -> bool:
     return bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
 
 
-def _expected_tool_count(command: Path, env: dict[str, str]) -> tuple[list[dict[str, Any]], set[str]]:
+def _packs_and_tools(command: Path, env: dict[str, str]) -> tuple[list[dict[str, Any]], set[str]]:
     done = subprocess.run([str(command), "packs", "--json"], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     payload = json.loads(done.stdout)
@@ -112,7 +115,7 @@ def _expected_tool_count(command: Path, env: dict[str, str]) -> tuple[list[dict[
 
 
 def test_every_pack_loads_without_python(standalone: Path, no_python: dict[str, str]) -> None:
-    packs, tools = _expected_tool_count(standalone / EXE, no_python)
+    packs, tools = _packs_and_tools(standalone / EXE, no_python)
     loaded = {p["distribution"] for p in packs if p["status"] == "loaded" and not p.get("builtin")}
     assert loaded == set(pack_distributions()), packs
     assert all(p["status"] == "loaded" for p in packs), packs
@@ -120,13 +123,22 @@ def test_every_pack_loads_without_python(standalone: Path, no_python: dict[str, 
 
 
 def test_a_real_client_over_stdio_reads_text_pictures_and_chunks(standalone: Path, no_python: dict[str, str]) -> None:
-    _, expected = _expected_tool_count(standalone / EXE, no_python)
+    _, expected = _packs_and_tools(standalone / EXE, no_python)
 
     async def session_calls() -> None:
         params = StdioServerParameters(command=str(standalone / EXE), args=[], env=no_python)
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
-            assert {t.name for t in (await session.list_tools()).tools} == expected
+            listed = (await session.list_tools()).tools
+            assert {t.name for t in listed} == expected
+            # Every tool of every pack runs frozen (a module or data file left out shows up as an
+            # internal error): the sample as `path`, a word of it for any other required text.
+            for tool in listed:
+                schema = getattr(tool, "input_schema", None) or tool.inputSchema
+                arguments = {name: "규제" for name in schema.get("required", [])} | {"path": str(SAMPLE)}
+                result = await session.call_tool(tool.name, arguments)
+                if _is_error(result):
+                    assert json.loads(_text(result))["error"] in TYPED_ERRORS, (tool.name, _text(result)[:500])
             text = await session.call_tool("extract_text", {"path": str(SAMPLE), "max_chars": 2000})
             assert not _is_error(text) and "규제" in _text(text), _text(text)[:300]
             # Pillow frozen in: the picture is decoded, checked and re-encoded by the media pack.
@@ -168,7 +180,7 @@ def test_streamable_http(standalone: Path, no_python: dict[str, str]) -> None:
     except ImportError:  # mcp 1.x
         from mcp.client.streamable_http import streamablehttp_client as http_client
 
-    _, expected = _expected_tool_count(standalone / EXE, no_python)
+    _, expected = _packs_and_tools(standalone / EXE, no_python)
     port = _free_port()
     server = subprocess.Popen(
         [str(standalone / EXE), "--transport", "streamable-http", "--host", "127.0.0.1", "--port", str(port)],
@@ -339,7 +351,7 @@ def test_bundle_validates_and_its_command_serves_every_tool_inside_the_roots(
     args = _substitute(config["args"], variables)
     assert not any("${" in arg for arg in [command, *args]), (command, args)
 
-    _, expected = _expected_tool_count(standalone / EXE, no_python)
+    _, expected = _packs_and_tools(standalone / EXE, no_python)
     assert {t["name"] for t in manifest["tools"]} == expected, manifest["tools"]
 
     async def session_calls() -> None:
