@@ -65,6 +65,19 @@ def test_call_error_prints_the_error_json_and_exits_one(subprocess_env, tmp_path
     assert done.returncode == 1 and json.loads(done.stdout)["error"] == "permission_denied"
 
 
+def test_roots_takes_several_folders_at_once(subprocess_env, tmp_path):
+    """--roots A B is --root A --root B (a bundle's folder list arrives as one argument per folder)."""
+    a, b, outside = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    for folder in (a, b, outside):
+        folder.mkdir()
+        (folder / "x.txt").write_text("text of " + folder.name)
+    for folder, code in ((a, 0), (b, 0), (outside, 1)):
+        done = run(["call", "read_head", f"path={folder / 'x.txt'}", "--roots", str(a), str(b)], subprocess_env)
+        assert done.returncode == code, done.stdout
+    done = run(["call", "read_head", f"path={outside / 'x.txt'}", "--roots", str(a), str(b)], subprocess_env)
+    assert json.loads(done.stdout)["error"] == "permission_denied"
+
+
 def test_bad_root_is_a_usage_error(subprocess_env, tmp_path):
     done = run(["call", "echo", "text=x", "--root", str(tmp_path / "missing")], subprocess_env)
     assert done.returncode == 2 and b"not a directory" in done.stderr

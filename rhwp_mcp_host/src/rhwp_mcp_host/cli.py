@@ -44,6 +44,17 @@ def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
         default=default,
         help="only read files under DIR (repeatable; symlinks and '..' resolved). Default: whatever the user can read",
     )
+    # The same as --root for each DIR: a client that expands a list setting into one argument per
+    # folder (a Claude Desktop bundle's user_config) cannot put --root before each of them.
+    parser.add_argument(
+        "--roots",
+        action="extend",
+        nargs="+",
+        dest="root",
+        metavar="DIR",
+        default=default,
+        help="several roots at once (--root for each DIR); put it last",
+    )
     parser.add_argument(
         "--enable",
         action="append",
