@@ -51,9 +51,10 @@ impl Error {
         Error {
             code: ErrorCode::PasswordRequired,
             message: message.into(),
-            suggestion: "The document is protected by a password: pass it as the `password` argument \
+            suggestion:
+                "The document is protected by a password: pass it as the `password` argument \
                          (it is used to open the document only, never stored or echoed)."
-                .into(),
+                    .into(),
         }
     }
 

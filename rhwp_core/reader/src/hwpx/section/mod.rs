@@ -159,24 +159,7 @@ struct Parser<'a> {
 }
 
 pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
-    let mut p = Parser {
-        input,
-        state,
-        stack: Vec::with_capacity(64),
-        section: Section {
-            index: input.index,
-            columns: 1,
-            ..Section::default()
-        },
-        furniture: Vec::new(),
-        section_para: 0,
-        blocks_mark: 0,
-        furniture_mark: 0,
-        object_depth: 0,
-        link: None,
-        columns: 1,
-        first_para_in_section: true,
-    };
+    let mut p = Parser::new(input, state);
     let limits = input.limits;
     walk(
         text,
@@ -196,18 +179,76 @@ pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Res
             Step::Children(_) => Ok(Flow::Continue),
         },
     )?;
-    // A well-formed part has closed everything; be safe anyway.
-    while let Some((d, _)) = p.stack.last() {
-        let d = *d;
-        p.close(d);
+    Ok(p.finish())
+}
+
+/// A section built from elements another walk hands over one by one, in OWPML's vocabulary:
+/// HWPML's body is OWPML's ancestor, element for element (`P`/`p`, `TEXT`/`run`, `CHAR`/`t`,
+/// `TABLE`/`tbl`...), so its reader renames what it reads and lets this parser build the model
+/// (`crate::hwpml::body`) rather than keeping a second copy of every mapping.
+pub struct SectionBuilder<'a> {
+    parser: Parser<'a>,
+}
+
+impl<'a> SectionBuilder<'a> {
+    pub fn new(input: &'a SectionInput<'a>, state: &'a mut DocState) -> Self {
+        SectionBuilder {
+            parser: Parser::new(input, state),
+        }
     }
-    Ok(SectionOutput {
-        section: p.section,
-        furniture: p.furniture,
-    })
+
+    /// An OWPML element opens at element depth `depth` (its `Close` must come at the same depth).
+    pub fn open(&mut self, name: &str, start: &Tag<'_, '_>, depth: u32) -> Result<Flow> {
+        self.parser.open(name, true, start, depth)
+    }
+
+    pub fn close(&mut self, depth: u32) {
+        self.parser.close(depth);
+    }
+
+    pub fn text(&mut self, t: &str) {
+        self.parser.text(t);
+    }
+
+    pub fn finish(self) -> SectionOutput {
+        self.parser.finish()
+    }
 }
 
 impl<'a> Parser<'a> {
+    fn new(input: &'a SectionInput<'a>, state: &'a mut DocState) -> Self {
+        Parser {
+            input,
+            state,
+            stack: Vec::with_capacity(64),
+            section: Section {
+                index: input.index,
+                columns: 1,
+                ..Section::default()
+            },
+            furniture: Vec::new(),
+            section_para: 0,
+            blocks_mark: 0,
+            furniture_mark: 0,
+            object_depth: 0,
+            link: None,
+            columns: 1,
+            first_para_in_section: true,
+        }
+    }
+
+    fn finish(mut self) -> SectionOutput {
+        // A well-formed part has closed everything; be safe anyway.
+        while let Some((d, _)) = self.stack.last() {
+            let d = *d;
+            self.close(d);
+        }
+        SectionOutput {
+            section: self.section,
+            furniture: self.furniture,
+        }
+    }
+
     fn top(&mut self) -> Option<&mut Frame> {
         self.stack.last_mut().map(|(_, f)| f)
     }
