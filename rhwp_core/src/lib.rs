@@ -298,6 +298,7 @@ impl NativeDocument {
             rhwp_reader::model::Format::Hwp => "hwp",
             rhwp_reader::model::Format::Hwpx => "hwpx",
             rhwp_reader::model::Format::Hwp3 => "hwp3",
+            rhwp_reader::model::Format::Hwpml => "hwpml",
         }
     }
 

@@ -173,7 +173,7 @@ class Document:
         self._pages: tuple[int | None] | None = None
 
     @property
-    def format(self) -> Literal["hwp", "hwpx", "hwp3"]:
+    def format(self) -> Literal["hwp", "hwpx", "hwp3", "hwpml"]:
         return self._native.format  # type: ignore[return-value]
 
     @property

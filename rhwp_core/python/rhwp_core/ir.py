@@ -313,7 +313,7 @@ class HwpDocument(_Model):
     """A whole HWP 5.0, HWPX or HWP 3.x document: metadata, body sections and furniture."""
 
     schema_version: str = Field(default=SCHEMA_VERSION, description="Version of this JSON shape.")
-    format: Literal["hwp", "hwpx", "hwp3"]
+    format: Literal["hwp", "hwpx", "hwp3", "hwpml"]
     version: str = Field(
         default="", description="`5.0.3.4` for HWP; the package's version for HWPX; `3.0.0.1` for HWP 3.x."
     )

@@ -2,28 +2,16 @@
 //! model gives it (`model::BinData::name`, a picture's `bin_data_name`), as the bytes the
 //! authoring program embedded, decompressed.
 //!
-//! - HWP 5.0: the compound-file stream `BinData/<name>`. Whether it is raw-deflate compressed
-//!   is said per item by the DocInfo `BIN_DATA` record's attribute (spec 표 17/18, bits 4–5:
-//!   0 = as the document (the FileHeader's compressed flag), 1 = always, 2 = never). Writers
-//!   do not always honour it, so the stored bytes are checked against the formats such items
-//!   hold and the other reading is tried when the declared one does not fit (`decode_hwp5`).
-//!   Distribution (배포용) documents encrypt only their `ViewText` sections: their `BinData`
-//!   streams are stored like any other document's (the corpus's distribution documents hold
-//!   plain JPEG/PNG streams), so nothing is decrypted here.
-//! - HWPX: the zip entry of that name. The model lists the manifest's `href`
-//!   (`BinData/image1.png`); the same name without or with the `BinData/` folder, or under
-//!   `Contents/`, is accepted too, as the package reader does. Only bin data is handed out
-//!   (entries under `BinData/`, or pictures the manifest lists elsewhere), never the package's
-//!   XML parts, and a password-protected package is refused rather than read as ciphertext.
+//! Each format reads its own: `hwp5::bin_data` (compound-file streams), `hwpx::bin_data` (zip
+//! entries), `hwp3::bin_data` (the extra blocks after the paragraph list) and
+//! `hwpml::bin_data` (base64 `BINDATA` elements); this module says which, by the sniffed
+//! format, and holds what they share (`Lookup`, `media_type`).
 //!
 //! Every size is bounded by `Options::limits` (the same per-stream, total and ratio bounds as
 //! the document's own streams); a name the document does not hold is not an error of the
 //! document but an answer (`Lookup::Unknown`, naming the items it does hold), and so is a
 //! picture the author linked instead of embedding (`Lookup::Linked`).
 
-use crate::hwp5::container::{Container, FileHeader};
-use crate::hwp5::{doc_info, record};
-use crate::hwpx::package::{self, Package};
 use crate::{sniff, Error, ErrorCode, Options, Result, Sniffed};
 
 /// What a document holds under a bin-data name.
@@ -114,21 +102,12 @@ fn shown(name: &str) -> String {
 
 fn lookup(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
     match sniff(bytes) {
-        Sniffed::CompoundFile => hwp5_item(bytes, name, options),
-        Sniffed::Zip => hwpx_item(bytes, name, options),
+        Sniffed::CompoundFile => crate::hwp5::bin_data::item(bytes, name, options),
+        Sniffed::Zip => crate::hwpx::bin_data::item(bytes, name, options),
         Sniffed::Hwp3 if bytes.starts_with(crate::hwp3::SIGNATURE) => {
-            // HWP 3.x keeps embedded pictures in the extra blocks after the paragraph list.
-            let (doc, data) = crate::hwp3::bin_item(bytes, name, options)?;
-            Ok(match data {
-                Some(data) => Lookup::Found {
-                    name: name.to_string(),
-                    data,
-                },
-                None => Lookup::Unknown {
-                    stored: doc.bin_data.into_iter().map(|b| b.name).collect(),
-                },
-            })
+            crate::hwp3::bin_data::item(bytes, name, options)
         }
+        Sniffed::Hwpml => crate::hwpml::bin_data::item(bytes, name, options),
         // Not a document we read: the reader says why (it refuses these from the signature alone).
         _ => match crate::read(bytes, options) {
             Err(e) => Err(e),
@@ -137,255 +116,12 @@ fn lookup(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
     }
 }
 
-/// One DocInfo `BIN_DATA` entry: the model's item and its attribute word.
-struct Entry {
-    item: crate::model::BinData,
-    attribute: u16,
-}
-
-/// Attribute bits 4–5 (spec 표 18): how the item's stream is compressed.
-const COMPRESSION_SHIFT: u16 = 4;
-const COMPRESSION_ALWAYS: u16 = 1;
-const COMPRESSION_NEVER: u16 = 2;
-
-fn hwp5_item(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    let mut container = Container::open(bytes, options.limits)?;
-    if !container.exists("FileHeader") {
-        return Err(Error::unsupported(
-            "a compound file without an HWP FileHeader stream (another OLE document, e.g. .doc/.xls?)",
-            "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file.",
-        ));
-    }
-    let header = FileHeader::parse(&container.read_raw("FileHeader")?)?;
-    let entries = doc_info_entries(&mut container, header.compressed, options)?;
-    let streams: Vec<String> = container
-        .stream_names("BinData")
-        .into_iter()
-        .map(|(n, _)| n)
-        .collect();
-
-    // The model's names come from DocInfo; compound-file names compare case-insensitively.
-    let entry = entries.iter().find(|e| e.item.name == name).or_else(|| {
-        entries
-            .iter()
-            .find(|e| e.item.name.eq_ignore_ascii_case(name))
-    });
-    if let Some(e) = entry.filter(|e| e.item.storage == "link") {
-        return Ok(Lookup::Linked {
-            target: e.item.name.clone(),
-        });
-    }
-    let wanted = entry.map_or(name, |e| e.item.name.as_str());
-    let stream = streams
-        .iter()
-        .find(|s| s.as_str() == wanted)
-        .or_else(|| streams.iter().find(|s| s.eq_ignore_ascii_case(wanted)));
-    let Some(stream) = stream else {
-        return Ok(Lookup::Unknown {
-            stored: hwp5_stored_names(&entries, &streams),
-        });
-    };
-    let compressed = match entry.map(|e| (e.attribute >> COMPRESSION_SHIFT) & 0b11) {
-        Some(COMPRESSION_ALWAYS) => true,
-        Some(COMPRESSION_NEVER) => false,
-        _ => header.compressed,
-    };
-    let path = format!("BinData/{stream}");
-    let data = decode_hwp5(&mut container, &path, compressed)?;
-    Ok(Lookup::Found {
-        name: entry.map_or_else(|| stream.clone(), |e| e.item.name.clone()),
-        data,
-    })
-}
-
-/// The `BIN_DATA` entries of DocInfo with their attribute words. A DocInfo that cannot be read
-/// leaves none (the streams are still found by name, compressed as the document says), as the
-/// document reader goes on without it; only a limit exceeded is an error.
-fn doc_info_entries(
-    container: &mut Container,
-    compressed: bool,
-    options: &Options,
-) -> Result<Vec<Entry>> {
-    let data = match container.read_stream("DocInfo", compressed) {
-        Ok(data) => data,
-        Err(e) if e.code == ErrorCode::TooLarge => return Err(e.context("DocInfo")),
-        Err(_) => return Ok(Vec::new()),
-    };
-    let records = match record::frame(&data, options.limits.max_records) {
-        Ok(records) => records,
-        Err(e) if e.code == ErrorCode::TooLarge => return Err(e.context("DocInfo")),
-        Err(_) => return Ok(Vec::new()),
-    };
-    // `doc_info::parse` names the items (one per BIN_DATA record, in record order); the
-    // attribute word is the first field of the same records.
-    let info = doc_info::parse(&data, &records);
-    let attributes = records
-        .iter()
-        .filter(|r| r.tag == record::tag::BIN_DATA)
-        .map(|r| record::Reader::new(r.data(&data)).u16());
-    Ok(info
-        .bin_data
-        .into_iter()
-        .zip(attributes)
-        .map(|(item, attribute)| Entry { item, attribute })
-        .collect())
-}
-
-/// What an HWP document holds, as the model names it: each embedded DocInfo item whose
-/// stream exists, then any stream no item names.
-fn hwp5_stored_names(entries: &[Entry], streams: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = entries
-        .iter()
-        .filter(|e| e.item.storage != "link")
-        .filter(|e| streams.iter().any(|s| s.eq_ignore_ascii_case(&e.item.name)))
-        .map(|e| e.item.name.clone())
-        .collect();
-    for s in streams {
-        if !out.iter().any(|n| n.eq_ignore_ascii_case(s)) {
-            out.push(s.clone());
-        }
-    }
-    out
-}
-
-/// A `BinData/` stream's content. The declared compression is tried first; when the stored
-/// bytes are themselves a recognised item (a writer that stored what it declared compressed,
-/// or the reverse), the reading that yields a recognised item wins:
-///
-/// | declared   | stored bytes recognised | result |
-/// |------------|-------------------------|--------|
-/// | compressed | no                      | inflated (damage is an error) |
-/// | compressed | yes                     | inflated if that is recognised too, else stored |
-/// | stored     | yes                     | stored |
-/// | stored     | no                      | inflated if that succeeds and is recognised, else stored |
-///
-/// The same question the chart reader answers for OLE items (`hwp5::name_charts`: a compound
-/// file right after the length means stored), asked of every format bin data holds.
-fn decode_hwp5(container: &mut Container, path: &str, compressed: bool) -> Result<Vec<u8>> {
-    let raw = container.read_raw(path)?;
-    let raw_known = media_type(&raw).is_some();
-    if compressed {
-        match container.inflate_accounted(&raw, path) {
-            Ok(out) if !raw_known || media_type(&out).is_some() => Ok(out),
-            Ok(_) => Ok(raw),
-            Err(e) if e.code == ErrorCode::TooLarge => Err(e),
-            Err(_) if raw_known => Ok(raw),
-            Err(e) => Err(e),
-        }
-    } else if raw_known {
-        Ok(raw)
-    } else {
-        match container.inflate_accounted(&raw, path) {
-            Ok(out) if media_type(&out).is_some() => Ok(out),
-            Err(e) if e.code == ErrorCode::TooLarge => Err(e),
-            _ => Ok(raw),
-        }
-    }
-}
-
-/// The folder HWPX packages keep bin data in.
-const BIN_DIR: &str = "BinData/";
-
-fn hwpx_item(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    let mut pkg = Package::open(bytes, &options.limits)?;
-    package::check_is_hwpx(&mut pkg)?;
-    let entries: Vec<String> = pkg
-        .names()
-        .into_iter()
-        .filter(|n| !n.ends_with('/'))
-        .collect();
-    let bare = name.trim_start_matches(['/', '\\']);
-    let mut candidates = vec![name.to_string(), bare.to_string()];
-    match bare.strip_prefix(BIN_DIR) {
-        Some(inside) => candidates.push(inside.to_string()),
-        None => candidates.push(format!("{BIN_DIR}{bare}")),
-    }
-    candidates.push(format!("Contents/{bare}"));
-    let found = candidates
-        .iter()
-        .find_map(|c| entries.iter().find(|e| *e == c))
-        .or_else(|| {
-            candidates
-                .iter()
-                .find_map(|c| entries.iter().find(|e| e.eq_ignore_ascii_case(c)))
-        })
-        .cloned();
-    // Only bin data, never the package's own parts: `name` is untrusted.
-    let mut listed: Option<Vec<String>> = None;
-    if let Some(entry) = found {
-        if is_bin_entry(&entry) || manifest_images(&mut pkg, options, &mut listed).contains(&entry)
-        {
-            let Some(data) = pkg.read(&entry)? else {
-                return Err(Error::corrupt(format!(
-                    "{entry}: listed by the zip directory but unreadable"
-                )));
-            };
-            // A password-protected package reads as ciphertext: say so instead of handing it out.
-            if media_type(&data).is_none() && package::is_encrypted(&mut pkg)? {
-                return Err(Error::password_required(
-                    "the HWPX document is password-protected (its parts are encrypted)",
-                ));
-            }
-            return Ok(Lookup::Found { name: entry, data });
-        }
-    }
-    if is_outside_path(name) {
-        // The model lists a manifest item whose href is a path on the author's machine.
-        return Ok(Lookup::Linked {
-            target: name.to_string(),
-        });
-    }
-    let images = manifest_images(&mut pkg, options, &mut listed);
-    Ok(Lookup::Unknown {
-        stored: entries
-            .into_iter()
-            .filter(|e| is_bin_entry(e) || images.contains(e))
-            .collect(),
-    })
-}
-
-/// Entries under a `BinData/` folder (at the top, as Hancom writes them, or deeper).
-fn is_bin_entry(entry: &str) -> bool {
-    entry.starts_with(BIN_DIR) || entry.contains("/BinData/")
-}
-
-/// The package paths of the manifest's pictures (media type `image/*`), which the model lists
-/// as bin data wherever they lie; read once, on first need. An unreadable manifest lists none.
-fn manifest_images<'l>(
-    pkg: &mut Package<'_>,
-    options: &Options,
-    listed: &'l mut Option<Vec<String>>,
-) -> &'l [String] {
-    listed.get_or_insert_with(|| {
-        let Ok(Some(hpf)) = pkg.read(package::CONTENT_HPF) else {
-            return Vec::new();
-        };
-        let Ok(doc) = crate::hwpx::content::parse(&hpf, &options.limits) else {
-            return Vec::new();
-        };
-        doc.manifest
-            .into_iter()
-            .filter(|item| item.media_type.starts_with("image/"))
-            .flat_map(|item| [format!("Contents/{}", item.href), item.href])
-            .collect()
-    })
-}
-
-/// A path no package entry can have (`Package::open` refuses such entries): absolute, with a
-/// drive letter, or a UNC share.
-fn is_outside_path(name: &str) -> bool {
-    let b = name.as_bytes();
-    name.starts_with("\\\\")
-        || name.starts_with('/')
-        || (b.len() >= 3
-            && b[1] == b':'
-            && b[0].is_ascii_alphabetic()
-            && matches!(b[2], b'\\' | b'/'))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hwp5::bin_data::decode_stream;
+    use crate::hwp5::container::Container;
+    use crate::hwpx::package;
     use std::io::{Cursor, Write};
     use std::path::{Path, PathBuf};
 
@@ -452,7 +188,7 @@ mod tests {
         enc.finish().unwrap()
     }
 
-    /// The decision table of `decode_hwp5`, on streams stored and compressed both ways.
+    /// The decision table of `decode_stream`, on streams stored and compressed both ways.
     #[test]
     fn declared_compression_is_checked_against_the_bytes() {
         let garbage: Vec<u8> = (0..4000u32).map(|i| (i * 7 % 251) as u8).collect();
@@ -472,7 +208,7 @@ mod tests {
         let bytes = cf.into_inner().into_inner();
         let mut container = Container::open(&bytes, Options::default().limits).unwrap();
         let mut decode = |name: &str, compressed: bool| {
-            decode_hwp5(&mut container, &format!("BinData/{name}"), compressed)
+            decode_stream(&mut container, &format!("BinData/{name}"), compressed)
         };
         // A recognised item is found whichever way it was declared.
         for compressed in [true, false] {

@@ -1,8 +1,9 @@
 //! rhwp-reader: HWP 5.0 (binary) and HWPX (OWPML) documents into one model.
 //!
 //! Layers, each depending only on those below it:
-//! - `hwp5` (compound file → records → model), `hwpx` (zip → XML → model) and `hwp3`
-//!   (한글 3.x: header → raw-deflate body → paragraph lists → model);
+//! - `hwp5` (compound file → records → model), `hwpx` (zip → XML → model), `hwp3`
+//!   (한글 3.x: header → raw-deflate body → paragraph lists → model) and `hwpml` (HWPML 2.x:
+//!   one XML file → the HWPX section parser → model);
 //! - `model` (the document), `text` and `summary` (views computed natively);
 //! - `error` and `limits` (shared by everything).
 //!
@@ -16,6 +17,7 @@ pub mod field;
 pub mod fuzzing;
 pub mod hwp3;
 pub mod hwp5;
+pub mod hwpml;
 pub mod hwpx;
 pub mod limits;
 pub mod model;
@@ -37,7 +39,8 @@ pub enum Sniffed {
     Zip,
     /// HWP 3.x ("HWP Document File V3.00"); older "HWP Document File V1/V2" too (refused by `hwp3`).
     Hwp3,
-    /// HWPML, the older single-file XML format.
+    /// HWPML, the single-file XML format (`.hml`, or an HWPML saved under `.hwp`/`.xml`):
+    /// UTF-8 or UTF-16 text whose root element is `HWPML`.
     Hwpml,
     Empty,
     Other,
@@ -58,8 +61,9 @@ pub fn sniff(bytes: &[u8]) -> Sniffed {
     if bytes.starts_with(b"HWP Document File") {
         return Sniffed::Hwp3;
     }
-    let head = &bytes[..bytes.len().min(4096)];
-    let head = String::from_utf8_lossy(head);
+    // The root element follows the XML declaration and perhaps a DOCTYPE; UTF-16 is
+    // decoded for the look.
+    let head = hwpml::decode::head_text(bytes, 4096);
     if head.contains("<HWPML") {
         return Sniffed::Hwpml;
     }
@@ -72,13 +76,10 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         Sniffed::CompoundFile => hwp5::read(bytes, options),
         Sniffed::Zip => hwpx::read(bytes, options),
         Sniffed::Hwp3 => hwp3::read(bytes, options),
-        Sniffed::Hwpml => Err(Error::unsupported(
-            "this is an HWPML (.hml) document, the older XML format, which rhwp_core does not read",
-            "Open it in Hancom Office and save it as HWPX (.hwpx) or HWP 5.0 (.hwp), then try again.",
-        )),
+        Sniffed::Hwpml => hwpml::read(bytes, options),
         Sniffed::Empty => Err(Error::corrupt("the file is empty (0 bytes)")),
         Sniffed::Other => Err(Error::unsupported(
-            "not an HWP or HWPX document (no compound-file or zip signature)",
+            "not an HWP, HWPX or HWPML document (no compound-file or zip signature, no HWPML root)",
             "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file; other formats (PDF, DOCX, images, text) are not read here.",
         )),
     }?;

@@ -20,6 +20,9 @@ pub struct Limits {
     pub max_xml_depth: u32,
     /// Entries in a zip package / streams in a compound file.
     pub max_entries: u64,
+    /// References to a `DOCTYPE`'s entities an HWPML document may expand, nested ones
+    /// included (real documents use a handful; a "billion laughs" would use 10^9).
+    pub max_entity_expansions: u64,
 }
 
 impl Default for Limits {
@@ -33,6 +36,7 @@ impl Default for Limits {
             max_depth: 64,
             max_xml_depth: 1024,
             max_entries: 100_000,
+            max_entity_expansions: 100_000,
         }
     }
 }

@@ -21,6 +21,8 @@ pub enum Format {
     Hwpx,
     /// 한글 3.x ("HWP Document File V3.00").
     Hwp3,
+    /// HWPML 2.x, the single-file XML format (`.hml`).
+    Hwpml,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]

@@ -94,6 +94,7 @@ pub fn summarize(doc: &Document) -> Summary {
             crate::model::Format::Hwp => "hwp",
             crate::model::Format::Hwpx => "hwpx",
             crate::model::Format::Hwp3 => "hwp3",
+            crate::model::Format::Hwpml => "hwpml",
         },
         version: doc.version.get().to_string(),
         schema_version: doc.schema_version,

@@ -10,6 +10,7 @@
 //!
 //! 본 제품은 한글과컴퓨터의 한글 문서 파일(.hwp) 공개 문서를 참고하여 개발하였습니다.
 
+pub mod bin_data;
 pub mod body;
 pub mod charset;
 

@@ -11,6 +11,7 @@
 //! read. Page numbers and the page count are as last laid out by the authoring
 //! program (see `body`).
 
+pub mod bin_data;
 pub mod body;
 pub mod container;
 pub mod controls;

@@ -26,6 +26,7 @@
 //! - bin data: `id` = the number in the manifest id (`image3` → 3), `size` = stored size;
 //! - notes: `number` from the note element (or its autoNum, or the running count).
 
+pub mod bin_data;
 pub mod content;
 pub mod header;
 pub mod package;

@@ -1,0 +1,283 @@
+//! One `BODY/SECTION` into the model. HWPML's body is OWPML's ancestor element for element
+//! (`P`→`p`, `TEXT`→`run`, `CHAR`→`t`, `TABLE`/`ROW`/`CELL`→`tbl`/`tr`/`tc`, `PICTURE`→`pic`,
+//! `DRAWTEXT`→`drawText`, `FOOTNOTE`→`footNote`...): each element is renamed, with the
+//! attributes the model needs renamed and respelled, and handed to the HWPX section parser
+//! (`crate::hwpx::section::SectionBuilder`), so the two formats share one mapping to the model
+//! (block order, tables' grids, notes, headings and list markers, links, pages).
+//!
+//! Where HWPML says in an attribute what OWPML says in a child element (a cell's address and
+//! span, a hyperlink's `Command`), the child is handed over as OWPML writes it.
+
+use super::index::{escape_into, owpml_value};
+use crate::hwpx::section::{DocState, SectionBuilder, SectionInput, SectionOutput};
+use crate::hwpx::xml::{attr, start_tag, walk, Flow, Step, Tag};
+use crate::{Error, Result};
+
+/// How an attribute's value is carried over.
+#[derive(Clone, Copy)]
+enum Value {
+    AsIs,
+    /// An enumeration: `Both` → `BOTH` (`index::owpml_value`).
+    Enum,
+    /// `PAGEDEF Landscape`: `1` is landscape, which OWPML spells `NARROWLY`.
+    Landscape,
+}
+
+use Value::{AsIs, Enum, Landscape};
+
+/// (HWPML attribute, OWPML attribute, how its value is carried).
+type Renames = &'static [(&'static str, &'static str, Value)];
+
+/// An HWPML element's OWPML name and the attributes the section parser reads.
+fn owpml(name: &str) -> Option<(&'static str, Renames)> {
+    Some(match name {
+        "P" => (
+            "p",
+            &[
+                ("ParaShape", "paraPrIDRef", AsIs),
+                ("Style", "styleIDRef", AsIs),
+                ("PageBreak", "pageBreak", AsIs),
+                ("ColumnBreak", "columnBreak", AsIs),
+            ],
+        ),
+        "TEXT" => ("run", &[("CharShape", "charPrIDRef", AsIs)]),
+        "CHAR" => ("t", &[]),
+        "TAB" => ("tab", &[]),
+        "LINEBREAK" => ("lineBreak", &[]),
+        // HWPML spells it without the second h; both are accepted.
+        "HYPEN" | "HYPHEN" => ("hyphen", &[]),
+        "NBSPACE" => ("nbSpace", &[]),
+        "FWSPACE" => ("fwSpace", &[]),
+        "SECDEF" => ("secPr", &[]),
+        "PAGEDEF" => (
+            "pagePr",
+            &[
+                ("Width", "width", AsIs),
+                ("Height", "height", AsIs),
+                ("Landscape", "landscape", Landscape),
+            ],
+        ),
+        "PAGEMARGIN" => (
+            "margin",
+            &[
+                ("Left", "left", AsIs),
+                ("Right", "right", AsIs),
+                ("Top", "top", AsIs),
+                ("Bottom", "bottom", AsIs),
+            ],
+        ),
+        "COLDEF" => ("colPr", &[("Count", "colCount", AsIs)]),
+        "TABLE" => (
+            "tbl",
+            &[("RowCount", "rowCnt", AsIs), ("ColCount", "colCnt", AsIs)],
+        ),
+        "ROW" => ("tr", &[]),
+        "CELL" => ("tc", &[("Header", "header", AsIs)]),
+        "CAPTION" => ("caption", &[]),
+        "PICTURE" => ("pic", &[]),
+        "IMAGE" => ("img", &[("BinItem", "binaryItemIDRef", AsIs)]),
+        "SIZE" => (
+            "sz",
+            &[("Width", "width", AsIs), ("Height", "height", AsIs)],
+        ),
+        "SHAPECOMMENT" => ("shapeComment", &[]),
+        "EQUATION" => ("equation", &[]),
+        "SCRIPT" => ("script", &[]),
+        "RECTANGLE" => ("rect", &[]),
+        "ELLIPSE" => ("ellipse", &[]),
+        "POLYGON" => ("polygon", &[]),
+        "LINE" => ("line", &[]),
+        "ARC" => ("arc", &[]),
+        "CURVE" => ("curve", &[]),
+        "CONNECTLINE" => ("connectLine", &[]),
+        "CONTAINER" => ("container", &[]),
+        "TEXTART" => ("textart", &[("Text", "text", AsIs)]),
+        "OLE" => ("ole", &[("BinItem", "binaryItemIDRef", AsIs)]),
+        "BUTTON" => ("btn", &[("Caption", "caption", AsIs)]),
+        "RADIOBUTTON" => ("radioBtn", &[("Caption", "caption", AsIs)]),
+        "CHECKBUTTON" => ("checkBtn", &[("Caption", "caption", AsIs)]),
+        "COMBOBOX" => ("comboBox", &[("SelectedValue", "selectedValue", AsIs)]),
+        "LISTBOX" => ("listBox", &[("SelectedValue", "selectedValue", AsIs)]),
+        "EDIT" => ("edit", &[]),
+        "SCROLLBAR" => ("scrollBar", &[]),
+        "HEADER" => ("header", &[("ApplyPageType", "applyPageType", Enum)]),
+        "FOOTER" => ("footer", &[("ApplyPageType", "applyPageType", Enum)]),
+        "FOOTNOTE" => ("footNote", &[("Number", "number", AsIs)]),
+        "ENDNOTE" => ("endNote", &[("Number", "number", AsIs)]),
+        "AUTONUM" => (
+            "autoNum",
+            &[("Number", "num", AsIs), ("NumberType", "numType", Enum)],
+        ),
+        "FIELDEND" => ("fieldEnd", &[]),
+        // 덧말: the base text is read as text; the ruby text goes where OWPML's goes.
+        "DUTMAL" => ("dutmal", &[]),
+        "MAINTEXT" => ("mainText", &[]),
+        "SUBTEXT" => ("subText", &[]),
+        _ => return None,
+    })
+}
+
+/// Elements whose content holds nothing the model keeps (layout and rendering details,
+/// hidden comments, scripts): skipped unread, as the HWPX reader skips their OWPML twins.
+fn skipped(name: &str) -> bool {
+    matches!(
+        name,
+        "HIDDENCOMMENT"
+            | "SCRIPTCODE"
+            | "PAGEBORDERFILL"
+            | "FOOTNOTESHAPE"
+            | "ENDNOTESHAPE"
+            | "RENDERINGINFO"
+            | "LINESHAPE"
+            | "FILLBRUSH"
+            | "SHADOW"
+            | "IMAGERECT"
+            | "IMAGECLIP"
+            | "EFFECTS"
+            | "STARTNUMBER"
+            | "HIDE"
+            | "POSITION"
+            | "OUTSIDEMARGIN"
+            | "INSIDEMARGIN"
+            | "TEXTMARGIN"
+            | "CELLZONELIST"
+    )
+}
+
+struct Translator<'a> {
+    builder: SectionBuilder<'a>,
+    /// The OWPML start tag being handed over (reused: one per element).
+    tag: String,
+}
+
+/// Read one section: `text` is the `SECTION` element's bytes.
+pub fn read(text: &str, input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
+    let mut t = Translator {
+        builder: SectionBuilder::new(input, state),
+        tag: String::with_capacity(128),
+    };
+    walk(
+        text.as_bytes(),
+        input.part,
+        input.limits.max_xml_depth,
+        input.limits.max_records,
+        |step, depth| match step {
+            Step::Open { name, start, .. } => t.open(name, start, depth),
+            Step::Close => {
+                t.builder.close(depth);
+                Ok(Flow::Continue)
+            }
+            Step::Text(s) => {
+                t.builder.text(s);
+                Ok(Flow::Continue)
+            }
+            Step::Children(_) => Ok(Flow::Continue),
+        },
+    )?;
+    Ok(t.builder.finish())
+}
+
+impl Translator<'_> {
+    fn open(&mut self, name: &str, e: &Tag<'_, '_>, depth: u32) -> Result<Flow> {
+        if skipped(name) {
+            return Ok(Flow::Skip);
+        }
+        match name {
+            "FIELDBEGIN" => return self.field_begin(e, depth),
+            "CELL" => {
+                let flow = self.hand_over("tc", &[("Header", "header", AsIs)], e, depth)?;
+                // OWPML gives the address and span as children of the cell.
+                self.hand_over(
+                    "cellAddr",
+                    &[("RowAddr", "rowAddr", AsIs), ("ColAddr", "colAddr", AsIs)],
+                    e,
+                    depth + 1,
+                )?;
+                self.builder.close(depth + 1);
+                self.hand_over(
+                    "cellSpan",
+                    &[("RowSpan", "rowSpan", AsIs), ("ColSpan", "colSpan", AsIs)],
+                    e,
+                    depth + 1,
+                )?;
+                self.builder.close(depth + 1);
+                return Ok(flow);
+            }
+            _ => {}
+        }
+        match owpml(name) {
+            Some((owpml_name, renames)) => self.hand_over(owpml_name, renames, e, depth),
+            // Structure the section parser has no use for (`SHAPEOBJECT`, `PARALIST`...):
+            // its content is still read.
+            None => Ok(Flow::Continue),
+        }
+    }
+
+    /// A hyperlink field: OWPML's `fieldBegin type="HYPERLINK"` with its target as the
+    /// `Command` string parameter.
+    fn field_begin(&mut self, e: &Tag<'_, '_>, depth: u32) -> Result<Flow> {
+        let kind = attr(e, "Type");
+        let hyperlink = kind
+            .as_deref()
+            .is_some_and(|k| k.eq_ignore_ascii_case("Hyperlink"));
+        self.tag.clear();
+        self.tag.push_str("<fieldBegin");
+        if hyperlink {
+            self.tag.push_str(" type=\"HYPERLINK\"");
+        }
+        if let Some(id) = attr(e, "InstId") {
+            self.tag.push_str(" id=\"");
+            escape_into(&mut self.tag, &id);
+            self.tag.push('"');
+        }
+        self.tag.push_str("/>");
+        let flow = self.open_tag("fieldBegin", depth)?;
+        if let Some(command) = attr(e, "Command").filter(|_| hyperlink) {
+            self.tag.clear();
+            self.tag.push_str("<stringParam name=\"Command\"/>");
+            self.open_tag("stringParam", depth + 1)?;
+            self.builder.text(&command);
+            self.builder.close(depth + 1);
+        }
+        Ok(flow)
+    }
+
+    fn hand_over(
+        &mut self,
+        owpml_name: &str,
+        renames: Renames,
+        e: &Tag<'_, '_>,
+        depth: u32,
+    ) -> Result<Flow> {
+        self.tag.clear();
+        self.tag.push('<');
+        self.tag.push_str(owpml_name);
+        for &(from, to, how) in renames {
+            let Some(v) = attr(e, from) else { continue };
+            self.tag.push(' ');
+            self.tag.push_str(to);
+            self.tag.push_str("=\"");
+            match how {
+                AsIs => escape_into(&mut self.tag, &v),
+                Enum => escape_into(&mut self.tag, &owpml_value(&v)),
+                Landscape => self.tag.push_str(if matches!(v.trim(), "1" | "true") {
+                    "NARROWLY"
+                } else {
+                    "WIDELY"
+                }),
+            }
+            self.tag.push('"');
+        }
+        self.tag.push_str("/>");
+        self.open_tag(owpml_name, depth)
+    }
+
+    fn open_tag(&mut self, owpml_name: &str, depth: u32) -> Result<Flow> {
+        let (_, tag) = start_tag(self.tag.as_bytes()).ok_or_else(|| {
+            Error::corrupt(format!(
+                "HWPML: could not restate <{owpml_name}> for the reader"
+            ))
+        })?;
+        self.builder.open(owpml_name, &tag, depth)
+    }
+}
