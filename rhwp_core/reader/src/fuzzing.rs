@@ -97,3 +97,15 @@ pub fn hwp3_body(data: &[u8], options: &Options) {
         exercise(&doc);
     }
 }
+
+/// An HWPML document's bytes (target `hwpml`): read as HWPML whatever the first bytes say
+/// (so mutations of the prolog still reach the reader), then every bin data item it lists is
+/// decoded (base64, inflation), as `get_image` would.
+pub fn hwpml(data: &[u8], options: &Options) {
+    if let Ok(doc) = crate::hwpml::read(data, options) {
+        exercise(&doc);
+        for item in doc.bin_data.iter().take(16) {
+            let _ = crate::hwpml::bin_data::item(data, &item.name, options);
+        }
+    }
+}

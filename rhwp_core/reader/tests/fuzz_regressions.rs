@@ -26,7 +26,7 @@ fn read_must_not_panic(name: &str, bytes: &[u8]) {
 }
 
 /// Replay an input the way the fuzz target named by its file-name prefix
-/// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`; anything else whole-file).
+/// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`, `hwpml-*`; anything else whole-file).
 fn replay(name: &str, bytes: &[u8]) {
     use rhwp_reader::fuzzing;
     let options = rhwp_reader::Options::default();
@@ -37,6 +37,8 @@ fn replay(name: &str, bytes: &[u8]) {
             fuzzing::hwpx_section(bytes, &options);
         } else if name.starts_with("hwpx_parts-") {
             fuzzing::hwpx_parts(bytes, &options);
+        } else if name.starts_with("hwpml-") {
+            fuzzing::hwpml(bytes, &options);
         } else {
             fuzzing::read_file(bytes, &options);
         }
@@ -87,7 +89,7 @@ fn mutated_fixtures_do_not_panic() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let mut documents = 0;
-    for sub in ["hwp", "hwpx"] {
+    for sub in ["hwp", "hwpx", "hml"] {
         for f in files_in(&fixtures.join(sub)) {
             let original = std::fs::read(&f).expect("fixture readable");
             documents += 1;
