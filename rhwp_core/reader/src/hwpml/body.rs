@@ -10,7 +10,7 @@
 
 use super::index::{escape_into, owpml_value};
 use crate::hwpx::section::{DocState, SectionBuilder, SectionInput, SectionOutput};
-use crate::hwpx::xml::{attr, start_tag, walk, Flow, Step, Tag};
+use crate::hwpx::xml::{attr, attrs, start_tag, walk, Flow, Step, Tag};
 use crate::{Error, Result};
 
 /// How an attribute's value is carried over.
@@ -24,6 +24,9 @@ enum Value {
 }
 
 use Value::{AsIs, Enum, Landscape};
+
+/// The most attributes one element has renamed (`P`, `PAGEMARGIN`).
+const MAX_RENAMES: usize = 4;
 
 /// (HWPML attribute, OWPML attribute, how its value is carried).
 type Renames = &'static [(&'static str, &'static str, Value)];
@@ -252,8 +255,18 @@ impl Translator<'_> {
         self.tag.clear();
         self.tag.push('<');
         self.tag.push_str(owpml_name);
-        for &(from, to, how) in renames {
-            let Some(v) = attr(e, from) else { continue };
+        // One scan of the tag for all the attributes wanted (no element renames more than 4).
+        let mut keys = [""; MAX_RENAMES];
+        for (k, &(from, ..)) in keys.iter_mut().zip(renames) {
+            *k = from;
+        }
+        let values = if renames.is_empty() {
+            Default::default()
+        } else {
+            attrs(e, keys)
+        };
+        for (&(_, to, how), v) in renames.iter().zip(values) {
+            let Some(v) = v else { continue };
             self.tag.push(' ');
             self.tag.push_str(to);
             self.tag.push_str("=\"");

@@ -391,6 +391,10 @@ pub fn owpml_value(v: &str) -> String {
 
 /// Text or an attribute value escaped for the XML written here.
 pub fn escape_into(out: &mut String, s: &str) {
+    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"')) {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
