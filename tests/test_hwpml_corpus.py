@@ -12,9 +12,9 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from rhwp_core.media import read_bin_item
 
 import rhwp_core
-from rhwp_core.media import read_bin_item
 from tests.corpus_support import FIXTURES, SHARED
 
 RECALL_BAR = 0.99
@@ -32,11 +32,7 @@ def _recall(got: str, want: str) -> float:
 
 
 def _symbols(text: str) -> set[str]:
-    return {
-        c
-        for c in text
-        if ord(c) > 0x7F and not c.isspace() and not unicodedata.name(c, "").startswith("HANGUL")
-    }
+    return {c for c in text if ord(c) > 0x7F and not c.isspace() and not unicodedata.name(c, "").startswith("HANGUL")}
 
 
 def _shape(doc: rhwp_core.Document) -> list[str]:
