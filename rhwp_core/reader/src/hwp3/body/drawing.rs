@@ -2,7 +2,7 @@
 //!
 //! A picture code (11) of kind 3 stores, in its extra data, a frame header then the objects of
 //! the drawing in preorder (spec §11.2: a group is a hidden container whose children follow it).
-//! Each object is (spec §11.3, and Hancom's LibreOffice import filter `hwpfilter`, which is how
+//! Each object is (spec §11.3, and LibreOffice's HWP import filter `hwpfilter`, which shows how
 //! files in the wild are laid out where the spec is silent):
 //! - a common header: its length (not counting itself), kind (0 container, 1 line, 2 rectangle,
 //!   3 ellipse, 4 arc, 5 polygon, 6 text box, 7 curve, 8 modified ellipse, 9 modified arc,
