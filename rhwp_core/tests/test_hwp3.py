@@ -138,3 +138,73 @@ def test_corpus_documents_match_their_twins(path: Path | None) -> None:
     if path is None:
         pytest.fail("../shared/corpus/legacy-hwp3 holds no HWP 3.x documents")
     check_against_twins(path)
+
+
+def _shape_text(blocks: list, inside: bool = False) -> list[str]:
+    """Paragraph texts that sit inside drawing shapes, at any depth."""
+    out: list[str] = []
+    for b in blocks:
+        kind = b.kind
+        if kind == "paragraph" and inside and b.text.strip():
+            out.append(b.text)
+        elif kind == "shape":
+            out += _shape_text(b.blocks, True) + _shape_text(b.caption, True)
+        elif kind == "table":
+            for c in b.cells:
+                out += _shape_text(c.blocks, inside)
+    return out
+
+
+@pytest.mark.parametrize("path", DOCS + CORPUS_DOCS, ids=lambda p: p.name)
+def test_drawing_text_is_in_the_text(path: Path) -> None:
+    # No 3.x document whose drawings hold text reads empty: every word of a shape is in the text.
+    doc = rhwp_core.parse(path)
+    ir = doc.to_ir()
+    text = doc.extract_text()
+    blocks = [b for s in ir.sections for b in s.blocks] + [b for f in ir.furniture for b in f.blocks]
+    for para in _shape_text(blocks):
+        assert para in text
+
+
+def _para(text: str, controls: bytes = b"") -> bytes:
+    """A paragraph (spec §4) following the previous one's shape: ASCII text, then `controls`
+    (whole control codes with their data, counted in hchar units by the caller), then 13."""
+    chars = b"".join(c.to_bytes(2, "little") for c in text.encode()) + controls + (13).to_bytes(2, "little")
+    units = len(text) + controls.count(b"\x0b\x00\x00\x00\x00\x00\x0b\x00") * 4 + 1
+    return bytes([1]) + units.to_bytes(2, "little") + bytes(40) + chars
+
+
+def _list(*paras: bytes) -> bytes:
+    return b"".join(paras) + bytes(43)
+
+
+def _object(kind: int, links: int, flags: int = 0, in_header: bytes = b"", d2: bytes = b"") -> bytes:
+    head = kind.to_bytes(2, "little") + links.to_bytes(2, "little") + bytes(80) + flags.to_bytes(4, "little")
+    head += in_header
+    return len(head).to_bytes(4, "little") + head + bytes(4) + len(d2).to_bytes(4, "little") + d2
+
+
+def _drawing(objects: bytes) -> bytes:
+    extra = (24).to_bytes(4, "little") + bytes(24) + objects
+    info = bytearray(348)
+    info[:4] = len(extra).to_bytes(4, "little")
+    info[74] = 3  # a drawing
+    code = (11).to_bytes(2, "little") + bytes(4) + (11).to_bytes(2, "little")
+    return code + bytes(info) + extra + _list()
+
+
+def test_hand_built_group_of_text_boxes() -> None:
+    # {group: a rectangle made into a text box (flag bit 19), {group: a text box}}: as 한글 97
+    # writes text drawn on the drawing layer; both texts, in order, and nothing else lost.
+    boxed = _list(_para("drawn on a rectangle"))
+    rect = _object(2, 0x01, 1 << 19, bytes(4) + len(boxed).to_bytes(4, "little") + boxed)
+    inner = _object(0, 0x02) + _object(6, 0x00, d2=_list(_para("in a nested group")))
+    body = bytes(16) + _para("body", _drawing(_object(0, 0x02) + rect + inner)) + bytes(43) + bytes(8)
+    head = bytearray(b"HWP Document File V3.00 \x1a\x01\x02\x03\x04\x05" + bytes(128 + 1008))
+    head[30 + 125] = 1
+    doc = rhwp_core.parse(bytes(head) + body)
+    assert doc.format == "hwp3"
+    assert doc.extract_text() == "body\ndrawn on a rectangle\nin a nested group"
+    markdown, html = doc.to_markdown(), doc.to_html()
+    for words in ("drawn on a rectangle", "in a nested group"):
+        assert words in markdown and words in html

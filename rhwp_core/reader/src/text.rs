@@ -4,6 +4,20 @@
 //! then foot- and endnotes. Paragraphs are joined by `\n`.
 
 use crate::model::{Block, Document, Furniture};
+
+/// Ruby text (덧말: small text set above or below its base text) is kept in the paragraph's
+/// text right after its base, in parentheses: `본말(덧말)`. That is how a reader of plain text
+/// sees both, every word of each is kept, and every view (text, Markdown, HTML, chunks) and
+/// search shows it without a model change; an empty one adds nothing. The HWPX reader (`dutmal`: `mainText`, `subText`)
+/// and the HWP 5.0 reader (the `tdut` control) write it this way; HWP 3.x has no ruby text.
+pub fn push_ruby(ruby: &str, out: &mut String) {
+    let ruby = ruby.trim();
+    if !ruby.is_empty() {
+        out.push('(');
+        out.push_str(ruby);
+        out.push(')');
+    }
+}
 use std::collections::HashSet;
 
 /// Append the text of `blocks` to `out`, one line per paragraph.

@@ -270,3 +270,29 @@ fn mutated_real_files_never_panic() {
         }
     }
 }
+
+#[test]
+fn ruby_text_is_read_from_its_control() {
+    // 덧말 (`tdut`, extended control 23): the base and the ruby text live in the control only.
+    let mut text = utf16("앞 ");
+    text.extend(ctrl_char(23, b"tdut"));
+    text.extend(utf16(" 뒤"));
+    let mut s = paragraph(0, &text, &[], 0);
+    let mut data = Vec::new();
+    for part in ["본말", "덧말"] {
+        let units = utf16(part);
+        data.extend_from_slice(&((units.len() / 2) as u16).to_le_bytes());
+        data.extend(units);
+    }
+    data.extend_from_slice(&[0; 20]); // position, size ratio, option, style, alignment
+    s.extend(ctrl_header(1, b"tdut", &data));
+    let doc = read(
+        &hwp(&[s], 0),
+        &Options {
+            strict: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(text::document_text(&doc, true), "앞 본말(덧말) 뒤");
+}

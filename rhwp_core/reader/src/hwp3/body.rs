@@ -18,6 +18,8 @@ use crate::model::{
 };
 use crate::{Error, Result};
 
+mod drawing;
+
 /// A bounds-checked little-endian reader over a byte slice.
 #[derive(Clone, Copy)]
 pub struct Cur<'a> {
@@ -539,15 +541,7 @@ impl<'a> State<'a> {
         let name = charset::decode_kchars(&info[83..339]);
         let extra = self.cur.take(extra_len)?;
         let drawing = if kind == 3 {
-            match self.drawing(extra) {
-                Ok(blocks) => blocks,
-                Err(e) if e.code == crate::ErrorCode::TooLarge => return Err(e),
-                Err(e) => {
-                    self.warnings
-                        .push(format!("a drawing's objects were skipped: {}", e.message));
-                    Vec::new()
-                }
-            }
+            self.drawing(extra)?
         } else {
             Vec::new()
         };
@@ -576,90 +570,6 @@ impl<'a> State<'a> {
                 provenance,
             }),
         }))
-    }
-
-    /// The objects of a drawing (spec §11): frame header, then objects in preorder.
-    fn drawing(&mut self, extra: &'a [u8]) -> Result<Vec<Block>> {
-        let mut c = Cur::new(extra);
-        let header_len = c.u32()? as usize;
-        c.skip(24)?;
-        if header_len > 24 {
-            // Hypertext information follows the frame header.
-            c.skip(621)?;
-        }
-        let saved = self.depth;
-        let r = self.shape_list(&mut c);
-        self.depth = saved;
-        r
-    }
-
-    fn shape_list(&mut self, c: &mut Cur<'a>) -> Result<Vec<Block>> {
-        self.depth += 1;
-        if self.depth > self.limits.max_depth {
-            return Err(Error::too_large("drawing objects nest too deeply"));
-        }
-        let mut out = Vec::new();
-        loop {
-            let hlen = c.u32()? as usize;
-            let head = c.take(hlen)?;
-            let kind = le16(head, 0);
-            let links = le16(head, 2);
-            let mut text = Vec::new();
-            if kind != 0 {
-                let n1 = c.u32()? as usize;
-                let d1 = c.take(n1)?;
-                let n2 = c.u32()? as usize;
-                let d2 = c.take(n2)?;
-                if kind == 10 || kind == 11 {
-                    // Extended/closed polygons: one line attribute byte per point.
-                    c.skip(le32(d1, 0) as usize)?;
-                }
-                if kind == 6 && !d2.is_empty() {
-                    text = self.list_in(d2)?;
-                }
-            }
-            let children = if links & 0x02 != 0 {
-                self.shape_list(c)?
-            } else {
-                Vec::new()
-            };
-            let provenance = self.provenance(0, 0);
-            if kind == 0 {
-                if !children.is_empty() {
-                    out.push(Block::Shape(Shape {
-                        shape_kind: "container".into(),
-                        blocks: children,
-                        caption: Vec::new(),
-                        provenance,
-                    }));
-                }
-            } else if !text.is_empty() || !children.is_empty() {
-                text.extend(children);
-                out.push(Block::Shape(Shape {
-                    shape_kind: shape_kind(kind).into(),
-                    blocks: text,
-                    caption: Vec::new(),
-                    provenance,
-                }));
-            }
-            if links & 0x01 == 0 {
-                break;
-            }
-        }
-        self.depth -= 1;
-        Ok(out)
-    }
-}
-
-fn shape_kind(kind: u16) -> &'static str {
-    match kind {
-        1 => "line",
-        2 | 6 => "rectangle",
-        3 | 8 => "ellipse",
-        4 | 9 => "arc",
-        5 | 11 => "polygon",
-        7 | 10 => "curve",
-        _ => "container",
     }
 }
 

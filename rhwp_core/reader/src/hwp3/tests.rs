@@ -324,3 +324,242 @@ fn embedded_pictures_are_bin_data() {
     });
     assert!(linked >= 4, "{linked}");
 }
+
+/// Drawing objects (spec §11), built byte by byte.
+mod drawings {
+    use super::*;
+
+    const TEXT_BOX: u32 = 1 << 19;
+
+    /// One object: a common header of `kind` with `links` and `flags` (plus the optional parts
+    /// the flags announce and `in_header` after them), then two detail blocks.
+    fn object(
+        kind: u16,
+        links: u16,
+        flags: u32,
+        in_header: &[u8],
+        d1: &[u8],
+        d2: &[u8],
+    ) -> Vec<u8> {
+        let mut head = vec![0u8; 88];
+        head[0..2].copy_from_slice(&kind.to_le_bytes());
+        head[2..4].copy_from_slice(&links.to_le_bytes());
+        head[84..88].copy_from_slice(&flags.to_le_bytes());
+        for (bit, size) in [(17, 32), (16, 28), (18, 278), (20, 5)] {
+            if flags & (1 << bit) != 0 {
+                head.extend(vec![0xEEu8; size]);
+            }
+        }
+        head.extend_from_slice(in_header);
+        let mut v = (head.len() as u32).to_le_bytes().to_vec();
+        v.extend(head);
+        for d in [d1, d2] {
+            v.extend_from_slice(&(d.len() as u32).to_le_bytes());
+            v.extend_from_slice(d);
+        }
+        v
+    }
+
+    /// The text of a shape made into a text box, as it sits at the end of its header.
+    fn boxed_text(s: &str) -> Vec<u8> {
+        let l = list(&[P::new().text(&ascii(s)).bytes()]);
+        let mut v = 0u32.to_le_bytes().to_vec();
+        v.extend_from_slice(&(l.len() as u32).to_le_bytes());
+        v.extend(l);
+        v
+    }
+
+    fn text_box(links: u16, s: &str) -> Vec<u8> {
+        object(
+            6,
+            links,
+            0,
+            &[],
+            &[],
+            &list(&[P::new().text(&ascii(s)).bytes()]),
+        )
+    }
+
+    /// A picture code (11) of kind 3 holding `objects` after a frame header (`hypertext`
+    /// entries of 617 bytes after it), then an empty caption.
+    fn drawing(objects: &[u8], hypertext: usize) -> Vec<u8> {
+        let mut extra = Vec::new();
+        let frame_len = if hypertext > 0 {
+            24 + 4 + 617 * hypertext
+        } else {
+            24
+        };
+        extra.extend_from_slice(&(frame_len as u32).to_le_bytes());
+        extra.extend(vec![0u8; 24]);
+        if hypertext > 0 {
+            extra.extend_from_slice(&((617 * hypertext) as u32).to_le_bytes());
+            extra.extend(vec![0u8; 617 * hypertext]);
+        }
+        extra.extend_from_slice(objects);
+        let mut info = vec![0u8; 348];
+        info[..4].copy_from_slice(&(extra.len() as u32).to_le_bytes());
+        info[74] = 3;
+        info.extend(extra);
+        info.extend(list(&[]));
+        info
+    }
+
+    fn text_of(paras: &[Vec<u8>]) -> (String, Document) {
+        let doc = read(
+            &with_body(&body(paras), false),
+            &Options {
+                strict: true,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        (document_text(&doc, true), doc)
+    }
+
+    #[test]
+    fn every_kind_and_nested_groups_in_reading_order() {
+        // {container: line, rectangle-as-text-box, {container: ellipse-as-text-box (rotated,
+        // gradation, bitmap, watermark), text box}, arc, polygon, curve, modified ellipse,
+        // modified arc, extended curve, polygon-as-text-box}, then a text box at the top level.
+        let pts = |n: u32| (n.to_le_bytes().to_vec(), vec![0u8; 8 * n as usize]);
+        let (p1, p2) = pts(3);
+        let mut objects = object(0, 0x03, 0, &[], &[], &[]);
+        objects.extend(object(1, 0x01, 0, &[], &[0; 4], &[]));
+        objects.extend(object(
+            2,
+            0x01,
+            TEXT_BOX,
+            &boxed_text("rect text"),
+            &[],
+            &[],
+        ));
+        objects.extend(object(0, 0x03, 0, &[], &[], &[]));
+        objects.extend(object(
+            3,
+            0x01,
+            TEXT_BOX | (1 << 16) | (1 << 17) | (1 << 18) | (1 << 20),
+            &boxed_text("ellipse text"),
+            &[],
+            &[],
+        ));
+        objects.extend(text_box(0, "inner box"));
+        objects.extend(object(4, 0x01, 0, &[], &[0; 4], &[]));
+        objects.extend(object(5, 0x01, 0, &[], &p1, &p2));
+        objects.extend(object(7, 0x01, 0, &[], &p1, &p2));
+        objects.extend(object(8, 0x01, 0, &[], &[0; 16], &[]));
+        objects.extend(object(9, 0x01, 0, &[], &[], &[]));
+        // Extended curve, its line attributes after the points (spec table 81).
+        objects.extend(object(10, 0x01, 0, &[], &p1, &p2));
+        objects.extend([0u8; 3]);
+        objects.extend(object(
+            5,
+            0x01,
+            TEXT_BOX,
+            &boxed_text("polygon text"),
+            &p1,
+            &p2,
+        ));
+        // Closed polygon, its line attributes inside the second block (as hwpfilter reads).
+        let mut p2_attrs = p2.clone();
+        p2_attrs.extend([0u8; 3]);
+        objects.extend(object(11, 0x00, 0, &[], &p1, &p2_attrs));
+        objects.extend(text_box(0, "last box"));
+        let (text, doc) = text_of(&[P::new()
+            .text(&ascii("before"))
+            .control(11, &drawing(&objects, 0))
+            .text(&ascii("after"))
+            .bytes()]);
+        assert_eq!(
+            text,
+            "beforeafter\nrect text\nellipse text\ninner box\npolygon text\nlast box"
+        );
+        assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+        // The outer group is one shape holding its members' shapes.
+        let Block::Shape(frame) = &doc.sections[0].blocks[1] else {
+            panic!("{:?}", doc.sections[0].blocks)
+        };
+        assert_eq!(frame.blocks.len(), 2, "{:?}", frame.blocks);
+        let Block::Shape(group) = &frame.blocks[0] else {
+            panic!()
+        };
+        assert_eq!(group.shape_kind, "container");
+        assert_eq!(group.blocks.len(), 3, "rectangle, inner group, polygon");
+    }
+
+    #[test]
+    fn hypertext_frames_and_drawings_in_tables_headers_and_notes() {
+        let boxed = || drawing(&text_box(0, "boxed"), 2);
+        // A table whose cell holds a drawing.
+        let mut table = vec![0u8; 84];
+        table[80] = 1;
+        table.extend(vec![0u8; 27]);
+        table.extend(list(&[P::new().control(11, &boxed()).bytes()]));
+        table.extend(list(&[]));
+        let mut header = vec![0u8; 10];
+        header.extend(list(&[P::new().control(11, &boxed()).bytes()]));
+        let mut note = vec![0u8; 14];
+        note.extend(list(&[P::new().control(11, &boxed()).bytes()]));
+        // A drawing inside a text box inside a drawing.
+        let inner = list(&[P::new()
+            .control(11, &drawing(&text_box(0, "deep"), 0))
+            .bytes()]);
+        let outer = object(6, 0, 0, &[], &[], &inner);
+        let (text, doc) = text_of(&[P::new()
+            .control(10, &table)
+            .control(16, &header)
+            .control(17, &note)
+            .control(11, &drawing(&outer, 1))
+            .bytes()]);
+        assert_eq!(text, "boxed\ndeep\nboxed\nboxed");
+        assert_eq!(doc.furniture.len(), 2);
+    }
+
+    #[test]
+    fn a_damaged_object_keeps_what_came_before() {
+        let mut objects = text_box(0x01, "kept");
+        objects.extend(object(2, 0x01, 0, &[], &[], &[]));
+        // A header claiming less than its fixed part.
+        objects.extend(10u32.to_le_bytes());
+        objects.extend([0u8; 10]);
+        let doc = read_body(&body(&[P::new()
+            .text(&ascii("x"))
+            .control(11, &drawing(&objects, 0))
+            .bytes()]))
+        .unwrap();
+        assert_eq!(document_text(&doc, true), "x\nkept");
+        assert!(doc.warnings.iter().any(|w| w.contains("drawing")));
+    }
+
+    #[test]
+    fn nesting_and_lying_lengths_are_bounded() {
+        // Groups nested beyond the depth limit: too_large, not a stack overflow.
+        let mut objects = Vec::new();
+        for _ in 0..200 {
+            objects.extend(object(0, 0x02, 0, &[], &[], &[]));
+        }
+        objects.extend(text_box(0, "core"));
+        let e = read_body(&body(&[P::new()
+            .control(11, &drawing(&objects, 0))
+            .bytes()]))
+        .unwrap_err();
+        assert_eq!(e.code, ErrorCode::TooLarge);
+        // Lengths past the end, a text box flag with a list that runs off: typed, no panic.
+        for bad in [
+            object(2, 0, TEXT_BOX, &[0xFF; 12], &[], &[]),
+            object(6, 0, 0, &[], &[], &[0xFF; 50]),
+            object(10, 0, 0, &[], &u32::MAX.to_le_bytes(), &[]),
+        ] {
+            let mut objects = bad;
+            objects.truncate(objects.len().saturating_sub(3));
+            let r = read_body(&body(&[P::new()
+                .control(11, &drawing(&objects, 0))
+                .bytes()]));
+            if let Err(e) = r {
+                assert!(matches!(
+                    e.code,
+                    ErrorCode::CorruptDocument | ErrorCode::TooLarge
+                ));
+            }
+        }
+    }
+}

@@ -589,6 +589,12 @@ impl<'a> Ctx<'a> {
                             link = target;
                         }
                         fields.push(is_link);
+                    } else if u == 23 {
+                        // 덧말 (`tdut`) keeps its base text in the control, not in PARA_TEXT.
+                        if let Some(shown) = ctrls.get(ext_rank).and_then(|&c| self.ruby(c)) {
+                            d.text.push_str(&shown);
+                            chars += shown.chars().count() as u32;
+                        }
                     }
                     ext_rank += 1;
                     k += 8;
@@ -600,6 +606,21 @@ impl<'a> Ctx<'a> {
     }
 
     /// The target of a hyperlink field (`%hlk`): command string after property (u32) and extra property (u8).
+    /// A ruby control (덧말, `tdut`: control id, then the base text and the ruby text as
+    /// length-prefixed UTF-16 strings, then position, size ratio, option, style and alignment):
+    /// the text it shows, `base(ruby)` (`crate::text::push_ruby`).
+    fn ruby(&self, c: usize) -> Option<String> {
+        let data = self.data(c);
+        if &super::record::ctrl_id(data) != b"tdut" {
+            return None;
+        }
+        let mut r = Reader::at(data, 4);
+        let mut shown = r.string();
+        let ruby = r.string();
+        crate::text::push_ruby(&ruby, &mut shown);
+        (!shown.is_empty()).then_some(shown)
+    }
+
     fn field_link(&self, c: usize) -> Option<String> {
         let data = self.data(c);
         if &super::record::ctrl_id(data) != b"%hlk" {

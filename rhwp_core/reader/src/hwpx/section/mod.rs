@@ -119,6 +119,9 @@ enum Frame {
     Para(Box<ParaBuilder>),
     /// Inside `t` (or a dutmal's main text): character data is paragraph text.
     Text,
+    /// Inside a dutmal's `subText` (ruby, 덧말): gathered, then added to the paragraph text in
+    /// parentheses after its base (`crate::text::push_ruby`).
+    RubyText(String),
     Capture(Capture, String),
     Table(Box<TableBuilder>),
     Cell(Box<TableCell>),
@@ -339,6 +342,11 @@ impl<'a> Parser<'a> {
                     self.push(depth, Frame::Text);
                 }
             }
+            "subText" => {
+                if self.in_para() {
+                    self.push(depth, Frame::RubyText(String::new()));
+                }
+            }
             "tab" => self.inline_char('\t'),
             "lineBreak" => self.inline_char('\n'),
             "hyphen" => self.inline_char('-'),
@@ -402,6 +410,7 @@ impl<'a> Parser<'a> {
     fn text(&mut self, t: &str) {
         match self.top() {
             Some(Frame::Text) => self.para_text(t),
+            Some(Frame::RubyText(buf)) => buf.push_str(t),
             Some(Frame::Capture(_, buf)) => buf.push_str(t),
             _ => {}
         }
@@ -425,6 +434,11 @@ impl<'a> Parser<'a> {
             Frame::Caption(blocks) => self.close_caption(blocks),
             Frame::Object(o) => self.close_object(*o),
             Frame::Furniture(f) => self.close_furniture(*f),
+            Frame::RubyText(ruby) => {
+                let mut shown = String::new();
+                crate::text::push_ruby(&ruby, &mut shown);
+                self.para_text(&shown);
+            }
             Frame::Text | Frame::PagePr | Frame::Switch { .. } | Frame::Alternative => {}
         }
     }

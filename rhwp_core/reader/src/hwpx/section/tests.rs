@@ -135,3 +135,17 @@ fn deep_nesting_is_refused() {
         .unwrap();
     assert_eq!(err.code, crate::ErrorCode::TooLarge);
 }
+
+#[test]
+fn ruby_text_follows_its_base_in_parentheses() {
+    // 덧말: the base (`mainText`) and the ruby (`subText`) are both kept, in reading order;
+    // an empty ruby adds nothing.
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>앞 </hp:t><hp:dutmal posType="TOP" szRatio="0" option="0" styleIDRef="0" align="CENTER"><hp:mainText>본말</hp:mainText><hp:subText>덧말</hp:subText></hp:dutmal><hp:t> 뒤</hp:t>
+        <hp:dutmal><hp:mainText>x</hp:mainText><hp:subText> </hp:subText></hp:dutmal></hp:run></hp:p></hs:sec>"#
+    );
+    let (out, _) = run(&xml);
+    let mut text = String::new();
+    push_blocks(&out.section.blocks, &mut text);
+    assert_eq!(text, "앞 본말(덧말) 뒤x");
+}
