@@ -117,7 +117,25 @@ class Register(Protocol):
         destructive: bool = False,
         open_world: bool = False,
         tags: set[str] | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> F: ...
+
+
+class RegisterResource(Protocol):
+    """The ``register`` callable a pack receives in ``rhwp_mcp_register_resources``."""
+
+    def __call__(
+        self,
+        uri: str,
+        read: Callable[[], str | bytes],
+        /,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None: ...
 
 
 class PathArgument:

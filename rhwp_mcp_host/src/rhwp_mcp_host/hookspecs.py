@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pluggy
 
-from .contract import CallOutcome, Deny, HostConfig, Register, ToolCall
+from .contract import CallOutcome, Deny, HostConfig, Register, RegisterResource, ToolCall
 
 PROJECT_NAME = "rhwp_mcp"
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
@@ -18,6 +18,18 @@ def rhwp_mcp_register_tools(register: Register) -> None:
 
     ``func`` is a plain typed function; its docstring is the description, its annotated
     parameters the input schema. Called once per pack at start-up; keep heavy imports out of it.
+    """
+
+
+@hookspec
+def rhwp_mcp_register_resources(register: RegisterResource) -> None:
+    """Contribute resources: call ``register(uri, read, name=..., mime_type=..., meta=...)`` once per
+    resource. ``read()`` (no arguments) returns its text or bytes when a client reads it.
+
+    Called once per pack at start-up, right after ``rhwp_mcp_register_tools``; a pack's tools and
+    resources are kept or dropped together. E.g. an MCP Apps page: ``register("ui://pack/app.html",
+    read, mime_type="text/html;profile=mcp-app")`` beside a tool registered with
+    ``meta={"ui": {"resourceUri": "ui://pack/app.html"}}``.
     """
 
 

@@ -20,7 +20,7 @@ import pluggy
 
 from . import hookspecs
 from .contract import HostConfig
-from .registry import ToolSpec, build_spec
+from .registry import ResourceSpec, ToolSpec, build_resource_spec, build_spec
 
 ENTRY_POINT_GROUP = "rhwp.mcp_tools"
 ENV_ENABLE = "RHWP_MCP_ENABLE"
@@ -45,7 +45,9 @@ class PackRecord:
     error: str | None = None
     fix: str | None = None
     conflicts: list[str] = field(default_factory=list)
-    """Human lines about tool names this pack shares with another pack."""
+    """Human lines about tool names (or resource URIs) this pack shares with another pack."""
+    resources: list[str] = field(default_factory=list)
+    """URIs of the resources the pack serves (``rhwp_mcp_register_resources``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ class PackRecord:
             "error": self.error,
             "fix": self.fix,
             "conflicts": list(self.conflicts),
+            "resources": list(self.resources),
         }
 
 
@@ -107,6 +110,7 @@ class PackSet:
     packs: list[PackRecord]
     tools: dict[str, ToolSpec]
     trace: bool = False
+    resources: dict[str, ResourceSpec] = field(default_factory=dict)
     log: Callable[[str], None] = stderr_line
 
     def pack(self, name: str) -> PackRecord | None:
@@ -301,8 +305,15 @@ def load_packs(
 
 
 def _register_tools(packs: PackSet, record: PackRecord, plugin: Any) -> None:
-    """Ask one plugin for its tools; commit them only if its hook finishes without error."""
+    """Ask one plugin for its tools and resources; commit them only if its hooks finish without error."""
     staged: list[ToolSpec] = []
+    staged_resources: list[ResourceSpec] = []
+
+    def register_resource(uri: Any, read: Any, /, **options: Any) -> None:
+        spec = build_resource_spec(uri, read, pack=record.name, **options)
+        if any(s.uri == spec.uri for s in staged_resources):
+            raise ValueError(f"the pack registers the resource {spec.uri!r} twice")
+        staged_resources.append(spec)
 
     def register(func: Any = None, /, **options: Any) -> Any:
         if func is None:  # used as a decorator factory: @register(name=...)
@@ -313,16 +324,20 @@ def _register_tools(packs: PackSet, record: PackRecord, plugin: Any) -> None:
         staged.append(spec)
         return func
 
-    impls = [i for i in packs.pm.hook.rhwp_mcp_register_tools.get_hookimpls() if i.plugin is plugin]
     started = time.perf_counter()
-    try:
-        for impl in impls:
-            impl.function(*[{"register": register}[a] for a in impl.argnames])
-    except Exception as exc:
-        if record.builtin:
-            raise
-        packs._fail(record, plugin, f"its rhwp_mcp_register_tools hook raised {_describe(exc)}", exc)
-        return
+    for hook, registrar in (
+        ("rhwp_mcp_register_tools", register),
+        ("rhwp_mcp_register_resources", register_resource),
+    ):
+        impls = [i for i in getattr(packs.pm.hook, hook).get_hookimpls() if i.plugin is plugin]
+        try:
+            for impl in impls:
+                impl.function(*[{"register": registrar}[a] for a in impl.argnames])
+        except Exception as exc:
+            if record.builtin:
+                raise
+            packs._fail(record, plugin, f"its {hook} hook raised {_describe(exc)}", exc)
+            return
     if packs.trace:
         ms = (time.perf_counter() - started) * 1000
         packs.log(f"trace: rhwp_mcp_register_tools[{record.name}] {ms:.3f} ms, {len(staged)} tools")
@@ -339,3 +354,18 @@ def _register_tools(packs: PackSet, record: PackRecord, plugin: Any) -> None:
             continue
         packs.tools[spec.name] = spec
         record.tools.append(spec.name)
+    for resource in staged_resources:
+        holder = packs.resources.get(resource.uri)
+        if holder is not None:
+            line = (
+                f"resource {resource.uri!r} is offered by packs {holder.pack!r} and {record.name!r};"
+                f" {holder.pack!r} wins"
+            )
+            record.conflicts.append(line)
+            winner = packs.pack(holder.pack)
+            if winner is not None:
+                winner.conflicts.append(line)
+            packs.log(line + f" (disable one with --disable {record.name} or --disable {holder.pack})")
+            continue
+        packs.resources[resource.uri] = resource
+        record.resources.append(resource.uri)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import typing
 from collections.abc import Callable
@@ -31,6 +32,74 @@ class ToolSpec:
     tags: set[str] = field(default_factory=set)
     path_arguments: tuple[str, ...] = ()
     returns_text: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Extra ``_meta`` the tool carries on the wire (e.g. ``{"ui": {"resourceUri": ...}}`` for MCP Apps)."""
+
+
+@dataclass
+class ResourceSpec:
+    """One resource as a pack registered it: ``read()`` gives its content when a client reads it."""
+
+    uri: str
+    read: Callable[[], str | bytes]
+    pack: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+# Resource URIs: a scheme and something after it (ui://app/page.html, config://x, ...).
+_RESOURCE_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")
+_HOST_META_KEY = "rhwp_mcp"
+"""The ``_meta`` key the host fills itself (the pack's name); a pack's ``meta`` may not use it."""
+
+
+def check_meta(meta: Any, what: str) -> dict[str, Any]:
+    """A pack's ``meta``: a JSON object (string keys, JSON values), without the host's own key."""
+    if meta is None:
+        return {}
+    if not isinstance(meta, dict) or not all(isinstance(k, str) for k in meta):
+        raise TypeError(f"{what}: meta must be a dict with string keys, got {type(meta).__name__}")
+    if _HOST_META_KEY in meta:
+        raise ValueError(f"{what}: meta key {_HOST_META_KEY!r} is the host's own")
+    try:
+        # A round trip: what goes on the wire is a copy the pack cannot change afterwards.
+        copied: dict[str, Any] = json.loads(json.dumps(meta))
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{what}: meta must be JSON-serialisable ({exc})") from exc
+    return copied
+
+
+def build_resource_spec(
+    uri: str,
+    read: Callable[[], str | bytes],
+    *,
+    pack: str,
+    name: str | None = None,
+    title: str | None = None,
+    description: str | None = None,
+    mime_type: str | None = None,
+    meta: dict[str, Any] | None = None,
+) -> ResourceSpec:
+    """Check one resource registration; raises ValueError/TypeError naming the problem."""
+    if not isinstance(uri, str) or not _RESOURCE_URI.match(uri):
+        raise ValueError(f"resource URI {uri!r} is not valid: it needs a scheme, e.g. ui://my-pack/page.html")
+    if not callable(read):
+        raise TypeError(f"resource {uri!r}: read must be a function returning str or bytes")
+    if inspect.signature(read).parameters:
+        raise TypeError(f"resource {uri!r}: read takes no arguments (templated resources are not supported)")
+    return ResourceSpec(
+        uri=uri,
+        read=read,
+        pack=pack,
+        name=name or uri,
+        title=title,
+        description=description,
+        mime_type=mime_type,
+        meta=check_meta(meta, f"resource {uri!r}"),
+    )
 
 
 def default_title(name: str) -> str:
@@ -66,6 +135,7 @@ def build_spec(
     destructive: bool = False,
     open_world: bool = False,
     tags: set[str] | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> ToolSpec:
     """Check one registration and describe it; raises ValueError/TypeError naming the problem."""
     if not callable(func):
@@ -100,4 +170,5 @@ def build_spec(
         tags=set(tags or ()),
         path_arguments=path_args,
         returns_text=hints.get("return") is str,
+        meta=check_meta(meta, f"tool {tool_name!r}"),
     )

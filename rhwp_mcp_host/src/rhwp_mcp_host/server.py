@@ -20,6 +20,7 @@ import pydantic
 from fastmcp import FastMCP
 from fastmcp.exceptions import NotFoundError
 from fastmcp.exceptions import ValidationError as FastMCPValidationError
+from fastmcp.resources.function_resource import FunctionResource
 from fastmcp.server.middleware import Middleware
 from fastmcp.tools.base import ToolResult
 
@@ -50,6 +51,7 @@ from .errors import (
 from .packs import ENV_TRACE, PackSet, load_packs, stderr_line
 from .passwords import add_password_parameter, take_password
 from .policy import builtin_plugins, resolve_roots
+from .registry import ResourceSpec
 from .settings import source_settings
 from .store import HANDLE_PREFIX, DocumentStore, default_store_dir
 
@@ -322,8 +324,20 @@ def _tool_from_spec(spec: Any) -> FunctionTool:
         description=spec.description,
         annotations=annotations,
         tags=set(spec.tags),
-        meta={"rhwp_mcp": {"pack": spec.pack}},
+        meta={**spec.meta, "rhwp_mcp": {"pack": spec.pack}},
         **options,
+    )
+
+
+def _resource_from_spec(spec: ResourceSpec) -> FunctionResource:
+    return FunctionResource.from_function(
+        spec.read,
+        uri=spec.uri,
+        name=spec.name,
+        title=spec.title,
+        description=spec.description,
+        mime_type=spec.mime_type,
+        meta={**spec.meta, "rhwp_mcp": {"pack": spec.pack}},
     )
 
 
@@ -398,6 +412,8 @@ def create_host(
                 password_tools.add(tool.name)
             server.add_tool(tool)
             schemas[tool.name] = tool.parameters
+        for uri in record.resources:
+            server.add_resource(_resource_from_spec(packs.resources[uri]))
     server.add_middleware(
         HostMiddleware(packs, config, schemas, store, divert_stdout=stdio, password_tools=frozenset(password_tools))
     )

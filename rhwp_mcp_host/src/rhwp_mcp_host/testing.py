@@ -136,6 +136,16 @@ class PackSession(AbstractContextManager["PackSession"]):
     def tool_names(self) -> list[str]:
         return [tool.name for tool in self.list_tools()]
 
+    def list_resources(self) -> list[Any]:
+        """The resources as a client lists them (MCP Resource objects: uri, name, mimeType, _meta)."""
+        self._need_client()
+        return list(self._portal.call(self._client.list_resources))
+
+    def read_resource(self, uri: str) -> list[Any]:
+        """The contents of one resource as a client reads it (text or blob contents, with mimeType)."""
+        self._need_client()
+        return list(self._portal.call(self._client.read_resource, uri))
+
 
 def pack_session(
     *packs: Any,

@@ -1,0 +1,261 @@
+"""Tool pack ``viewer``: look at a document page by page inside the chat (MCP Apps).
+
+``view_document`` is the tool the model calls; it carries ``_meta.ui.resourceUri`` so hosts that
+render MCP Apps show ``ui://rhwp/viewer.html`` beside the result. Its result is small (title,
+pages, the outline, a handle the app passes back) and reads well as text for hosts without Apps.
+The page bodies come through app-only tools (``_meta.ui.visibility = ["app"]``): the model never
+sees them listed, so a whole page's HTML never lands in its context by accident.
+
+Every response stays under the server's cap: a page whose HTML and text do not fit comes in
+parts (``part``/``parts``), which the viewer fetches and joins before showing.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib.resources import files
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field
+from typing_extensions import TypedDict
+
+from rhwp_mcp_host import FilePath, ToolFailure, caller_source, current_max_chars, current_password, hookimpl
+
+if TYPE_CHECKING:
+    from rhwp_core import Document
+
+VIEWER_URI = "ui://rhwp/viewer.html"
+VIEWER_MIME = "text/html;profile=mcp-app"
+MAX_OUTLINE = 200
+"""view_document carries at most this many headings (the viewer asks viewer_outline for more)."""
+EXCERPT_CHARS = 600
+"""The start of the page on screen, in view_document's text for hosts without Apps."""
+ENVELOPE_CHARS = 600
+"""Room kept in each page part for the JSON keys, the source and the numbers."""
+
+_APP_ONLY: dict[str, Any] = {"ui": {"resourceUri": VIEWER_URI, "visibility": ["app"]}}
+
+
+class OutlineEntry(TypedDict):
+    level: int
+    text: str
+    page: int | None
+
+
+class ViewResult(TypedDict):
+    source: str
+    """Pass this back as `path` to the viewer's tools (a doc: handle stays a handle)."""
+    title: str | None
+    format: str
+    pages: int | None
+    """Pages as last laid out by the authoring program; None when the document does not say."""
+    page: int
+    """The page the viewer opens on."""
+    outline: list[OutlineEntry]
+    outline_total: int
+    excerpt: str
+    """The start of that page's text (for hosts that show no app)."""
+
+
+class PageResult(TypedDict):
+    source: str
+    page: int
+    pages: int | None
+    part: int
+    parts: int
+    html: str
+    """This part of the page's body HTML (rhwp-core's escaped renderer); join the parts in order."""
+    text: str
+    """This part of the page's text, as extract_text(pages=page) gives it."""
+
+
+class OutlineResult(TypedDict):
+    source: str
+    outline: list[OutlineEntry]
+    total: int
+    next_offset: int | None
+
+
+def _load(path: str) -> Document:
+    # Imported on first use: the server lists tools without loading the reader.
+    import rhwp_core
+
+    password = current_password()
+    if password is None:
+        return rhwp_core.load(path)
+    # Only documents opened with a password need the keyword; a reader that predates it refuses it.
+    return rhwp_core.load(path, password=password)  # type: ignore[call-arg]
+
+
+def _json_size(value: Any) -> int:
+    import pydantic_core
+
+    return len(pydantic_core.to_json(value))
+
+
+def _check_page(doc: Document, page: int | None) -> int:
+    count = doc.page_count
+    if page is None:
+        return 1
+    if count is None:
+        if page != 1:
+            raise ToolFailure(
+                "invalid_input",
+                "this document does not record its pages, so it is shown as one page",
+                "use page=1",
+            )
+        return 1
+    if page > count:
+        raise ToolFailure(
+            "invalid_input", f"page {page} is past the last page ({count})", f"use a page from 1 to {count}"
+        )
+    return page
+
+
+def _outline(doc: Document) -> list[OutlineEntry]:
+    return [{"level": h.level, "text": h.text, "page": h.page} for h in doc.outline()]
+
+
+_BODY = re.compile(r"<main>\s*(.*?)\s*</main>", re.S)
+
+
+def _page_body(doc: Document, page: int) -> tuple[str, str]:
+    """The body HTML (inside <main>) and the text of one page (the whole document when it has no pages)."""
+    pages = str(page) if doc.page_count is not None else None
+    html = doc.to_html(pages=pages)
+    match = _BODY.search(html)
+    body = match.group(1) if match else html
+    return body, doc.extract_text(pages=pages)
+
+
+def _cut_points(text: str, parts: int, snap_to_tag: bool) -> list[int]:
+    """Where to cut ``text`` into ``parts`` nearly equal pieces; HTML is cut after a '>' so no tag
+    or entity is split (the viewer joins the parts anyway, but each stays readable alone)."""
+    cuts = [0]
+    for i in range(1, parts):
+        at = len(text) * i // parts
+        if snap_to_tag:
+            gt = text.rfind(">", cuts[-1], at)
+            at = gt + 1 if gt >= 0 else at
+        cuts.append(max(at, cuts[-1]))
+    cuts.append(len(text))
+    return cuts
+
+
+def view_document(
+    path: FilePath,
+    page: Annotated[int | None, Field(ge=1, description="The page to open on (1-based); default the first.")] = None,
+) -> ViewResult:
+    """Show an HWP/HWPX/HWPML/HWP 3.x document to the person, page by page, in a viewer inside the
+    chat (hosts with MCP Apps), with its outline to jump around. Returns the title, the page count,
+    the page opened, the outline (level, text, page) and the start of that page's text. The viewer
+    tells you which page the person is looking at. To read the text yourself use extract_text."""
+    doc = _load(path)
+    current = _check_page(doc, page)
+    summary = doc.summary()
+    outline = _outline(doc)
+    _, text = _page_body(doc, current)
+    result: ViewResult = {
+        "source": caller_source(path),
+        "title": summary.get("title"),
+        "format": str(summary.get("format")),
+        "pages": doc.page_count,
+        "page": current,
+        "outline": [],
+        "outline_total": len(outline),
+        "excerpt": text[:EXCERPT_CHARS],
+    }
+    budget = current_max_chars() - _json_size(result) - 100
+    kept: list[OutlineEntry] = []
+    for entry in outline[:MAX_OUTLINE]:
+        if _json_size([*kept, entry]) > budget:
+            break
+        kept.append(entry)
+    result["outline"] = kept
+    return result
+
+
+def viewer_page(
+    path: FilePath,
+    page: Annotated[int, Field(ge=1, description="The page (1-based).")],
+    part: Annotated[int, Field(ge=1, description="Which part of a page too large for one response.")] = 1,
+) -> PageResult:
+    """One page for the viewer: its body HTML (escaped renderer) and its text, in parts when large."""
+    doc = _load(path)
+    current = _check_page(doc, page)
+    body, text = _page_body(doc, current)
+    source = caller_source(path)
+    room = current_max_chars() - ENVELOPE_CHARS - _json_size(source)
+    parts = max(1, -(-(_json_size(body) + _json_size(text)) // max(room, 1)))
+    while True:
+        html_cuts = _cut_points(body, parts, snap_to_tag=True)
+        text_cuts = _cut_points(text, parts, snap_to_tag=False)
+        pieces = [(body[html_cuts[i] : html_cuts[i + 1]], text[text_cuts[i] : text_cuts[i + 1]]) for i in range(parts)]
+        if all(_json_size(h) + _json_size(t) <= room for h, t in pieces) or parts > len(body) + len(text):
+            break
+        parts += 1
+    if part > parts:
+        raise ToolFailure("invalid_input", f"page {current} has {parts} part(s), not {part}", f"use part 1 to {parts}")
+    html_part, text_part = pieces[part - 1]
+    return {
+        "source": source,
+        "page": current,
+        "pages": doc.page_count,
+        "part": part,
+        "parts": parts,
+        "html": html_part,
+        "text": text_part,
+    }
+
+
+def viewer_outline(
+    path: FilePath,
+    offset: Annotated[int, Field(ge=0, description="The first heading to return.")] = 0,
+) -> OutlineResult:
+    """The document's outline for the viewer: headings (level, text, page) from offset, as many as fit."""
+    doc = _load(path)
+    outline = _outline(doc)
+    if offset > len(outline):
+        raise ToolFailure(
+            "invalid_input", f"offset {offset} is past the outline ({len(outline)} headings)", "use offset=0"
+        )
+    source = caller_source(path)
+    budget = current_max_chars() - _json_size(source) - 200
+    kept: list[OutlineEntry] = []
+    used = 2
+    for entry in outline[offset:]:
+        size = _json_size(entry) + 1
+        if used + size > budget:
+            break
+        kept.append(entry)
+        used += size
+    end = offset + len(kept)
+    return {
+        "source": source,
+        "outline": kept,
+        "total": len(outline),
+        "next_offset": end if end < len(outline) else None,
+    }
+
+
+def viewer_html() -> str:
+    """The viewer page (one self-contained file shipped in this package)."""
+    return files(__package__).joinpath("viewer.html").read_text(encoding="utf-8")
+
+
+@hookimpl
+def rhwp_mcp_register_tools(register: Any) -> None:
+    register(view_document, title="View document", meta={"ui": {"resourceUri": VIEWER_URI}})
+    register(viewer_page, title="Viewer: one page", meta=_APP_ONLY)
+    register(viewer_outline, title="Viewer: outline", meta=_APP_ONLY)
+
+
+@hookimpl
+def rhwp_mcp_register_resources(register: Any) -> None:
+    register(
+        VIEWER_URI,
+        viewer_html,
+        name="rhwp document viewer",
+        description="Shows an HWP/HWPX document page by page with its outline (MCP Apps).",
+        mime_type=VIEWER_MIME,
+    )

@@ -1,0 +1,174 @@
+"""The viewer pack in-process (rhwp_mcp_host.testing): what a client lists and reads, the page
+results under the cap, coded errors, and a hostile document's text staying text."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rhwp_mcp_host.testing import pack_session
+
+import rhwp_core
+import rhwp_mcp_tools_viewer as pack
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGED = ROOT / "tests" / "fixtures" / "hwp" / "rhwp-nested-cell-pagination.hwp"
+SIMPLE = ROOT / "tests" / "fixtures" / "hwpx" / "hwpxlib-SimpleTable.hwpx"
+HOSTILE = '<script>alert(1)</script><a href="javascript:alert(2)">x</a><img src=x onerror="alert(3)">'
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="module")
+def session() -> Any:
+    with pack_session(pack) as s:
+        yield s
+
+
+def test_tools_and_their_ui_meta(session: Any) -> None:
+    tools = {t.name: t for t in session.list_tools()}
+    assert set(tools) == {"view_document", "viewer_page", "viewer_outline"}
+    assert tools["view_document"].meta["ui"] == {"resourceUri": pack.VIEWER_URI}  # the model sees it
+    for name in ("viewer_page", "viewer_outline"):
+        assert tools[name].meta["ui"] == {"resourceUri": pack.VIEWER_URI, "visibility": ["app"]}
+    assert "password" in tools["viewer_page"].input_schema["properties"]  # the host adds it
+
+
+class _Refs(HTMLParser):
+    """Every URL the page could fetch: src/href/action attributes, CSS url() and @import."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        for name, value in attrs:
+            if name in ("src", "href", "action", "srcset", "poster", "data") and value:
+                self.refs.append(value)
+
+
+def test_resource_is_self_contained_html5(session: Any) -> None:
+    (listed,) = [r for r in session.list_resources() if str(r.uri) == pack.VIEWER_URI]
+    assert listed.mime_type == "text/html;profile=mcp-app"
+    (content,) = session.read_resource(pack.VIEWER_URI)
+    html = content.text
+    assert content.mime_type == "text/html;profile=mcp-app"
+    assert html.lstrip().lower().startswith("<!doctype html>")
+    refs = _Refs()
+    refs.feed(html)
+    assert refs.refs == [], refs.refs  # no external (or any) script, stylesheet, font or image
+    assert "link" not in refs.tags and "iframe" not in refs.tags
+    assert "@import" not in html and not re.search(r"url\(\s*['\"]?(https?:)?//", html)
+    script = html.split("<script>", 1)[1]
+    assert not re.search(r"https?://|fetch\(|XMLHttpRequest|WebSocket|import\(", script)  # it fetches nothing
+    assert "default-src 'none'" in html
+
+
+def test_view_document_is_small_and_useful_as_text(session: Any) -> None:
+    result = session.call("view_document", path=str(PAGED))
+    doc = rhwp_core.load(str(PAGED))
+    assert result["pages"] == doc.page_count == 4 and result["page"] == 1
+    assert result["source"] == str(PAGED) and result["title"] == "Ⅰ"
+    assert result["excerpt"] == doc.extract_text(pages="1")[: pack.EXCERPT_CHARS]
+    assert session.call("view_document", path=str(PAGED), page=3)["page"] == 3
+
+
+def _whole_page(session: Any, path: Path, page: int) -> dict[str, Any]:
+    first = session.call("viewer_page", path=str(path), page=page)
+    parts = [first] + [
+        session.call("viewer_page", path=str(path), page=page, part=n) for n in range(2, first["parts"] + 1)
+    ]
+    return {"html": "".join(p["html"] for p in parts), "text": "".join(p["text"] for p in parts), "parts": len(parts)}
+
+
+def test_each_page_matches_extract_text(session: Any) -> None:
+    doc = rhwp_core.load(str(PAGED))
+    for page in range(1, 5):
+        whole = _whole_page(session, PAGED, page)
+        assert whole["text"] == doc.extract_text(pages=str(page))
+        assert "<main>" not in whole["html"] and "<table" in whole["html"]
+
+
+def test_a_large_page_comes_in_parts_under_the_cap() -> None:
+    doc = rhwp_core.load(str(PAGED))
+    cap = 1500
+    with pack_session(pack, max_chars=cap) as small:
+        first = small.call("viewer_page", path=str(PAGED), page=2)
+        assert first["parts"] > 1
+        parts = [first] + [
+            small.call("viewer_page", path=str(PAGED), page=2, part=n) for n in range(2, first["parts"] + 1)
+        ]
+        for part in parts:
+            assert "error" not in part
+            raw = small.call_raw("viewer_page", {"path": str(PAGED), "page": 2, "part": part["part"]})
+            assert sum(len(b.text) for b in raw.content) <= cap
+        assert "".join(p["text"] for p in parts) == doc.extract_text(pages="2")
+        body = re.search(r"<main>\s*(.*?)\s*</main>", doc.to_html(pages="2"), re.S)
+        assert body is not None and "".join(p["html"] for p in parts) == body.group(1)
+        assert small.call("viewer_page", path=str(PAGED), page=2, part=99)["error"] == "invalid_input"
+
+
+def test_errors_are_coded(session: Any, tmp_path: Path) -> None:
+    assert session.call("view_document", path=str(tmp_path / "nope.hwp"))["error"] == "file_not_found"
+    junk = tmp_path / "junk.hwp"
+    junk.write_bytes(b"not a document at all")
+    assert session.call("view_document", path=str(junk))["error"] in {"unsupported_format", "corrupt_document"}
+    past = session.call("viewer_page", path=str(PAGED), page=9)
+    assert past["error"] == "invalid_input" and "1 to 4" in past["suggestion"]
+
+
+def hostile_document(tmp_path: Path) -> Path:
+    """An HWPX document whose text is markup meant to run (XML-escaped in the file, so it is text)."""
+    import zipfile
+    from xml.sax.saxutils import escape
+
+    path = tmp_path / "hostile.hwpx"
+    with zipfile.ZipFile(SIMPLE) as src, zipfile.ZipFile(path, "w") as out:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "Contents/section0.xml":
+                text = data.decode("utf-8")
+                text, count = re.subn(r"<hp:t>[^<]*</hp:t>", f"<hp:t>{escape(HOSTILE)}</hp:t>", text, count=1)
+                assert count == 1, "the HWPX fixture has a text run"
+                data = text.encode("utf-8")
+            out.writestr(info, data)
+    return path
+
+
+class _Markup(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.attrs: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attrs += [name for name, _ in attrs]
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_hostile_text_stays_escaped(session: Any, tmp_path: Path) -> None:
+    path = hostile_document(tmp_path)
+    result = session.call("viewer_page", path=str(path), page=1)
+    assert HOSTILE in result["text"]
+    # Parsed as a browser would: the markup is text, never an element or an attribute.
+    parsed = _Markup()
+    parsed.feed(result["html"])
+    assert "script" not in parsed.tags and "img" not in parsed.tags and "a" not in parsed.tags
+    assert not [a for a in parsed.attrs if a.startswith("on")]
+    assert HOSTILE in "".join(parsed.text)
+
+
+def test_outline_tool_pages(session: Any) -> None:
+    result = session.call("viewer_outline", path=str(PAGED))
+    assert result == {"source": str(PAGED), "outline": [], "total": 0, "next_offset": None}
