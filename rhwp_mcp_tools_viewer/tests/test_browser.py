@@ -1,0 +1,110 @@
+"""The viewer in a real browser: Debian's Chromium (never a downloaded one) driven by Playwright,
+under a small host page of our own (host.html) that relays tools/call to the server through an
+MCP client (rhwp_mcp_host.testing's in-memory client of the real server, every hook and cap on)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rhwp_mcp_host.testing import pack_session
+
+import rhwp_core
+import rhwp_mcp_tools_viewer as pack
+
+HERE = Path(__file__).resolve().parent
+PAGED = HERE.parents[1] / "tests" / "fixtures" / "hwp" / "rhwp-nested-cell-pagination.hwp"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (the viewer's browser test needs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _open(browser: Any, session: Any, path: Path, theme: str = "light") -> tuple[Any, Any]:
+    raw = session.call_raw("view_document", {"path": str(path)})
+    tool_result = {
+        "content": [{"type": "text", "text": b.text} for b in raw.content],
+        "structuredContent": raw.structured_content,
+        "isError": raw.is_error,
+    }
+    (resource,) = session.read_resource(pack.VIEWER_URI)
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+
+    def relay(name: str, arguments: str) -> str:
+        result = session.call_raw(name, json.loads(arguments))
+        return json.dumps(
+            {
+                "content": [{"type": "text", "text": b.text} for b in result.content],
+                "structuredContent": result.structured_content,
+                "isError": result.is_error,
+            }
+        )
+
+    page.expose_function("mcpCall", relay)
+    page.set_content((HERE / "host.html").read_text(encoding="utf-8"))
+    page.evaluate(
+        "([args, result, theme, html]) => { window.toolArguments = args; window.toolResult = result;"
+        " window.hostTheme = theme; window.startViewer(html); }",
+        [{"path": str(path)}, tool_result, theme, resource.text],
+    )
+    frame = page.frame_locator("#app")
+    return page, frame
+
+
+def test_pages_keyboard_and_model_context(browser: Any) -> None:
+    doc = rhwp_core.load(str(PAGED))
+    with pack_session(pack) as session:
+        page, frame = _open(browser, session, PAGED)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=15000)
+        assert _squash(frame.locator("#paper").inner_text()) == _squash(doc.extract_text(pages="1"))
+        assert frame.locator("#page-count").inner_text() == "4"
+        # Keyboard: → goes to page 2.
+        frame.locator("#title").click()  # focus inside the frame, outside any input
+        page.keyboard.press("ArrowRight")
+        frame.locator('body[data-ready="1"][data-page="2"]').wait_for(timeout=15000)
+        assert _squash(frame.locator("#paper").inner_text()) == _squash(doc.extract_text(pages="2"))
+        # Go to page: 4.
+        frame.locator("#page-input").fill("4")
+        frame.locator("#go").click()
+        frame.locator('body[data-ready="1"][data-page="4"]').wait_for(timeout=15000)
+        assert _squash(frame.locator("#paper").inner_text()) == _squash(doc.extract_text(pages="4"))
+        contexts = page.evaluate("window.contexts")
+        assert [c["structuredContent"]["page"] for c in contexts] == [1, 2, 4]
+        assert "page 4 of 4" in contexts[-1]["content"][0]["text"]
+        assert doc.extract_text(pages="4")[:200] in contexts[-1]["content"][0]["text"]
+        assert page.evaluate("window.sizes.length") >= 1
+        # Search within the page.
+        frame.locator("#search").fill("규제")
+        assert frame.locator("mark.hit").count() == doc.extract_text(pages="4").count("규제")
+        shot = page.screenshot()
+        from PIL import Image, ImageStat
+
+        stat = ImageStat.Stat(Image.open(io.BytesIO(shot)).convert("L"))
+        assert stat.var[0] > 100, "the screenshot is blank"
