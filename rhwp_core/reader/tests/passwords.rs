@@ -179,3 +179,30 @@ fn part_names_as_hancom_reads_them() {
     let doc = read(&enc, &with_password(PASSWORD)).unwrap();
     assert_eq!(document_text(&doc, true), expected);
 }
+
+/// HWP 3.x (single DES, see `hwp3::encryption`): rhwp's sample, password `123456`.
+#[test]
+fn encrypted_hwp3_reads_with_its_password() {
+    let bytes = fixture("rhwp-hwp3-password-123456.hwp");
+    let doc = read(&bytes, &with_password(PASSWORD)).unwrap();
+    let text = document_text(&doc, true);
+    let hangul = text.chars().filter(|c| ('가'..='힣').contains(c)).count();
+    assert!(hangul > 200, "{text}");
+    assert!(!text.contains('\u{FFFD}'));
+    // The same 한글 97 notice as the HWPX fixture's twin (Hancom's later save of it).
+    let twin = read(
+        &fixture("kordoc-hwpx-password-123456-twin.hwpx"),
+        &Options::default(),
+    )
+    .unwrap();
+    let twin = document_text(&twin, true);
+    let (there, back) = (bigram_recall(&text, &twin), bigram_recall(&twin, &text));
+    assert!(there >= 0.99 && back >= 0.99, "{there} {back}");
+    let e = read(&bytes, &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::PasswordRequired);
+    for wrong in ["12345", "1234567", "", "암호"] {
+        let e = read_guarded(&bytes, &with_password(wrong)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::PasswordRequired, "{wrong}: {e}");
+        assert!(e.message.contains("wrong"));
+    }
+}
