@@ -67,6 +67,14 @@ impl Manifest {
         self.parts.is_empty()
     }
 
+    /// The first encrypted part (by canonical name order), for the fuzz target.
+    pub fn first(&self) -> Option<(&str, &PartCipher)> {
+        self.parts
+            .iter()
+            .min_by(|a, b| a.0.cmp(b.0))
+            .map(|(k, v)| (k.as_str(), v))
+    }
+
     /// How the part `name` is encrypted; `None` for a plain part.
     pub fn part(&self, name: &str) -> Option<&PartCipher> {
         self.parts.get(&canonical_name(name))
