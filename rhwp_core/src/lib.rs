@@ -359,18 +359,26 @@ fn selected(doc: &Document, body: &[usize], furniture: &[usize]) -> Document {
     }
 }
 
-fn options(strict: bool) -> Options {
+/// The reader's options. The password only opens the document: it is not kept in the
+/// `NativeDocument`, and no error quotes it (each reader says "the password is wrong").
+fn options(strict: bool, password: Option<String>) -> Options {
     Options {
         strict,
+        password: password.map(rhwp_reader::Password::from),
         ..Options::default()
     }
 }
 
 /// Parse a document held in memory.
 #[pyfunction]
-#[pyo3(signature = (data, strict = false))]
-fn parse_bytes(py: Python<'_>, data: &[u8], strict: bool) -> PyResult<NativeDocument> {
-    let opts = options(strict);
+#[pyo3(signature = (data, strict = false, password = None))]
+fn parse_bytes(
+    py: Python<'_>,
+    data: &[u8],
+    strict: bool,
+    password: Option<String>,
+) -> PyResult<NativeDocument> {
+    let opts = options(strict, password);
     let doc = py
         .detach(|| rhwp_reader::read_guarded(data, &opts))
         .map_err(to_py_err)?;
@@ -380,9 +388,14 @@ fn parse_bytes(py: Python<'_>, data: &[u8], strict: bool) -> PyResult<NativeDocu
 /// Read a file and parse it; reading the file is done without the GIL too.
 /// I/O errors surface as `OSError` subclasses (FileNotFoundError, PermissionError).
 #[pyfunction]
-#[pyo3(signature = (path, strict = false))]
-fn parse_path(py: Python<'_>, path: std::path::PathBuf, strict: bool) -> PyResult<NativeDocument> {
-    let opts = options(strict);
+#[pyo3(signature = (path, strict = false, password = None))]
+fn parse_path(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    strict: bool,
+    password: Option<String>,
+) -> PyResult<NativeDocument> {
+    let opts = options(strict, password);
     let result = py.detach(
         move || -> Result<Result<Document, rhwp_reader::Error>, std::io::Error> {
             let bytes = std::fs::read(&path)?;
@@ -398,10 +411,12 @@ fn parse_path(py: Python<'_>, path: std::path::PathBuf, strict: bool) -> PyResul
 /// A name the document does not hold raises `ReaderError("invalid_input", message, suggestion,
 /// names it holds)`; a picture linked instead of embedded, `ReaderError("unsupported_format", ...)`.
 #[pyfunction]
+#[pyo3(signature = (source, name, password = None))]
 fn read_bin_data<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
     name: &str,
+    password: Option<String>,
 ) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Option<&'static str>)> {
     use rhwp_reader::bin_data::{self, Lookup};
     enum Source<'a> {
@@ -412,7 +427,7 @@ fn read_bin_data<'py>(
         Ok(b) => Source::Bytes(b.as_bytes()),
         Err(_) => Source::Path(source.extract()?),
     };
-    let opts = options(false);
+    let opts = options(false, password);
     let result = py.detach(|| -> std::io::Result<rhwp_reader::Result<Lookup>> {
         Ok(match &source {
             Source::Bytes(data) => bin_data::read_bin_data(data, name, &opts),

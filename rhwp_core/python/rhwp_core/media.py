@@ -53,7 +53,7 @@ class UnknownBinDataError(InvalidRequestError, LookupError):
         return self.message
 
 
-def read_bin_item(source: str | os.PathLike[str] | bytes, name: str) -> BinDataItem:
+def read_bin_item(source: str | os.PathLike[str] | bytes, name: str, password: str | None = None) -> BinDataItem:
     """The item ``name`` of the document ``source`` (a path, a ``file://`` URI, or the bytes).
 
     Raises ``UnknownBinDataError`` (code ``invalid_input``) for a name the document does not
@@ -62,7 +62,7 @@ def read_bin_item(source: str | os.PathLike[str] | bytes, name: str) -> BinDataI
     """
     try:
         if isinstance(source, (bytes, bytearray, memoryview)):
-            data, media_type = _native.read_bin_data(bytes(source), name)
+            data, media_type = _native.read_bin_data(bytes(source), name, password)
             return BinDataItem(data, media_type)
         path = os.fspath(source)
         if path.startswith("file://"):
@@ -70,7 +70,7 @@ def read_bin_item(source: str | os.PathLike[str] | bytes, name: str) -> BinDataI
 
             path = unquote(urlparse(path).path)
         with opening(path):
-            data, media_type = _native.read_bin_data(path, name)
+            data, media_type = _native.read_bin_data(path, name, password)
         return BinDataItem(data, media_type)
     except _native.ReaderError as e:
         code, message, suggestion, *rest = e.args
@@ -79,9 +79,9 @@ def read_bin_item(source: str | os.PathLike[str] | bytes, name: str) -> BinDataI
         raise from_native(code, message, suggestion) from None
 
 
-def read_bin_data(source: str | os.PathLike[str] | bytes, name: str) -> bytes:
+def read_bin_data(source: str | os.PathLike[str] | bytes, name: str, password: str | None = None) -> bytes:
     """The bytes of the item ``name`` (see :func:`read_bin_item`)."""
-    return read_bin_item(source, name).data
+    return read_bin_item(source, name, password).data
 
 
 def bin_data_names(doc: Document, *, pictures_only: bool = False) -> list[str]:

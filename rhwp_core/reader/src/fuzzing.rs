@@ -109,3 +109,55 @@ pub fn hwpml(data: &[u8], options: &Options) {
         }
     }
 }
+
+/// The decryption paths (target `decrypt`), with the password `pw`: the first byte picks the
+/// scheme, the rest is its input — 0: an HWP 3.x encrypted body (DES, inflate, trailer);
+/// 1: an HWP 5.0 stream (CFB-1, then the DocInfo check and inflation); 2: an HWPX manifest
+/// (`META-INF/manifest.xml`) followed, after a NUL, by a part to decrypt under its first
+/// entry; anything else: a whole file read with the password. Bounds as `options.limits`.
+pub fn decrypt(data: &[u8], options: &Options) {
+    use crate::Password;
+    let password = Password::from("pw");
+    let Some((&scheme, rest)) = data.split_first() else {
+        return;
+    };
+    let max = options.limits.max_stream_bytes;
+    match scheme {
+        0 => {
+            let _ = crate::hwp3::encryption::decrypt_body(rest, &password, max);
+        }
+        1 => {
+            let mut d = hwp5::encryption::Decryptor::new(&password);
+            if let Ok(plain) = d.decrypt(rest) {
+                let _ = hwp5::encryption::looks_like_doc_info(&plain);
+                let _ = hwp5::container::inflate(&plain, max);
+            }
+        }
+        2 => {
+            let (manifest, part) = match rest.iter().position(|&b| b == 0) {
+                Some(at) => (&rest[..at], &rest[at + 1..]),
+                None => (rest, &[][..]),
+            };
+            if let Ok(m) = hwpx::encryption::parse_manifest(manifest, &options.limits) {
+                if let Some((name, cipher)) = m.first() {
+                    let mut keys = hwpx::encryption::KeyCache::default();
+                    let _ = hwpx::encryption::decrypt_part(
+                        name,
+                        cipher,
+                        part.to_vec(),
+                        &password,
+                        &mut keys,
+                        max,
+                    );
+                }
+            }
+        }
+        _ => {
+            let options = Options {
+                password: Some(password),
+                ..options.clone()
+            };
+            read_file(rest, &options);
+        }
+    }
+}

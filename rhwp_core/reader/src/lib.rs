@@ -22,6 +22,7 @@ pub mod hwpx;
 pub mod limits;
 pub mod model;
 pub mod numbering;
+pub mod password;
 pub mod summary;
 pub mod text;
 pub mod views;
@@ -29,6 +30,7 @@ pub mod views;
 pub use error::{Error, ErrorCode, Result};
 pub use limits::{Limits, Options};
 pub use model::Document;
+pub use password::Password;
 
 /// What the first bytes say a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -43,8 +43,21 @@ impl Default for Limits {
 
 /// How to read: lenient (skip a damaged section with a warning) or strict
 /// (the first problem is an error; used by tests).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     pub strict: bool,
     pub limits: Limits,
+    /// The password of a protected document (ignored by documents without one). Its `Debug`
+    /// is a placeholder: printing the options never shows it.
+    pub password: Option<crate::password::Password>,
+}
+
+/// Work bounds of decryption, against files that declare absurd key-derivation costs.
+pub mod crypto {
+    /// PBKDF2 iterations one HWPX part may ask for (Hancom writes 1,024; ODF writers up to
+    /// a few hundred thousand).
+    pub const MAX_KDF_ITERATIONS: u32 = 1_000_000;
+    /// PBKDF2 iterations all the keys of one package may cost together (distinct salts are
+    /// derived once each): about a second of work.
+    pub const MAX_KDF_ITERATIONS_TOTAL: u64 = 4_000_000;
 }

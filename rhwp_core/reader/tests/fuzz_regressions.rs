@@ -26,7 +26,7 @@ fn read_must_not_panic(name: &str, bytes: &[u8]) {
 }
 
 /// Replay an input the way the fuzz target named by its file-name prefix
-/// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`, `hwpml-*`; anything else whole-file).
+/// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`, `hwpml-*`, `decrypt-*`; anything else whole-file).
 fn replay(name: &str, bytes: &[u8]) {
     use rhwp_reader::fuzzing;
     let options = rhwp_reader::Options::default();
@@ -39,6 +39,8 @@ fn replay(name: &str, bytes: &[u8]) {
             fuzzing::hwpx_parts(bytes, &options);
         } else if name.starts_with("hwpml-") {
             fuzzing::hwpml(bytes, &options);
+        } else if name.starts_with("decrypt-") {
+            fuzzing::decrypt(bytes, &options);
         } else {
             fuzzing::read_file(bytes, &options);
         }

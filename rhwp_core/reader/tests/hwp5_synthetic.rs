@@ -169,6 +169,7 @@ fn nesting_depth_is_bounded() {
         &Options {
             strict: false,
             limits,
+            ..Options::default()
         },
     )
     .unwrap_err();
@@ -215,6 +216,7 @@ fn claimed_sizes_and_record_counts() {
         &Options {
             strict: false,
             limits,
+            ..Options::default()
         },
     )
     .unwrap_err();

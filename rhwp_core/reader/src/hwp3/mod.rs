@@ -13,6 +13,7 @@
 pub mod bin_data;
 pub mod body;
 pub mod charset;
+pub mod encryption;
 
 use crate::deferred::Deferred;
 use crate::model::{BinData, Block, Format, Metadata, PageDefinition, Section, Style};
@@ -58,7 +59,8 @@ fn read_impl(
         )));
     }
     let info = &bytes[SIGNATURE_LEN..SIGNATURE_LEN + DOC_INFO_LEN];
-    if le16(info, 96) != 0 {
+    let encrypted = le16(info, 96) != 0;
+    if encrypted && options.password.is_none() {
         return Err(Error::password_required(
             "this HWP 3.x document is password-protected (encrypted)",
         ));
@@ -76,13 +78,17 @@ fn read_impl(
     let Some(stored) = bytes.get(body_start..).filter(|b| !b.is_empty()) else {
         return Err(Error::corrupt("an HWP 3.x header with no body"));
     };
+    let max = limits.max_stream_bytes.min(
+        limits
+            .ratio_floor_bytes
+            .max((stored.len() as u64).saturating_mul(limits.max_compression_ratio)),
+    );
     let inflated;
-    let body: &[u8] = if compressed {
-        let max = limits.max_stream_bytes.min(
-            limits
-                .ratio_floor_bytes
-                .max((stored.len() as u64).saturating_mul(limits.max_compression_ratio)),
-        );
+    let body: &[u8] = if let (true, Some(password)) = (encrypted, &options.password) {
+        // An encrypted body is always compressed: decryption inflates it (`encryption`).
+        inflated = encryption::decrypt_body(stored, password, max)?;
+        &inflated
+    } else if compressed {
         inflated = match crate::hwp5::container::inflate(stored, max) {
             Ok(v) => v,
             Err(e) if e.code == ErrorCode::CorruptDocument && !options.strict => {

@@ -6,10 +6,10 @@
 //! (`decode_stream`). Distribution (배포용) documents encrypt only their `ViewText` sections:
 //! their `BinData` streams are stored like any other document's, so nothing is decrypted here.
 
-use super::container::{Container, FileHeader};
+use super::container::Container;
 use super::{doc_info, record};
 use crate::bin_data::{media_type, Lookup};
-use crate::{Error, ErrorCode, Options, Result};
+use crate::{ErrorCode, Options, Result};
 
 /// One DocInfo `BIN_DATA` entry: the model's item and its attribute word.
 struct Entry {
@@ -23,14 +23,8 @@ const COMPRESSION_ALWAYS: u16 = 1;
 const COMPRESSION_NEVER: u16 = 2;
 
 pub fn item(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    let mut container = Container::open(bytes, options.limits)?;
-    if !container.exists("FileHeader") {
-        return Err(Error::unsupported(
-            "a compound file without an HWP FileHeader stream (another OLE document, e.g. .doc/.xls?)",
-            "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file.",
-        ));
-    }
-    let header = FileHeader::parse(&container.read_raw("FileHeader")?)?;
+    // A password-protected document's streams are decrypted by the container as they are read.
+    let (mut container, header) = Container::open_document(bytes, options)?;
     let entries = doc_info_entries(&mut container, header.compressed, options)?;
     let streams: Vec<String> = container
         .stream_names("BinData")

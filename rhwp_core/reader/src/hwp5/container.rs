@@ -4,8 +4,9 @@
 //!
 //! Compressed streams are raw deflate (RFC 1951, no zlib header).
 
+use super::encryption::{self, Decryptor};
 use crate::limits::Limits;
-use crate::{Error, Result};
+use crate::{Error, Options, Result};
 use std::io::{Cursor, Read};
 
 /// `FileHeader` property bits (spec "파일 인식 정보", 속성).
@@ -21,6 +22,9 @@ pub struct FileHeader {
     pub version: u32,
     pub compressed: bool,
     pub distribution: bool,
+    /// Password-protected (property bit 1); how, by `encrypt_version` (offset 44).
+    pub encrypted: bool,
+    pub encrypt_version: u32,
 }
 
 impl FileHeader {
@@ -35,8 +39,20 @@ impl FileHeader {
         )
     }
 
-    /// Parse the 256-byte `FileHeader` stream (only its first 40 bytes matter here).
+    /// Parse the 256-byte `FileHeader` stream of a document read without its password: a
+    /// password-protected one is `password_required` (`Container::open_document` opens those).
     pub fn parse(data: &[u8]) -> Result<FileHeader> {
+        let header = FileHeader::parse_any(data)?;
+        if header.encrypted {
+            return Err(Error::password_required(
+                "the HWP document is password-protected (문서 암호)",
+            ));
+        }
+        Ok(header)
+    }
+
+    /// Parse the 256-byte `FileHeader` stream (only its first 48 bytes matter here).
+    fn parse_any(data: &[u8]) -> Result<FileHeader> {
         if data.len() < 40 {
             return Err(Error::corrupt(format!(
                 "FileHeader stream is {} bytes, expected 256",
@@ -51,12 +67,10 @@ impl FileHeader {
         }
         let version = u32::from_le_bytes([data[32], data[33], data[34], data[35]]);
         let flags = u32::from_le_bytes([data[36], data[37], data[38], data[39]]);
-        if flags & FLAG_PASSWORD != 0 {
-            return Err(Error::password_required(
-                "the HWP document is password-protected (문서 암호)",
-            ));
-        }
-        if version >> 24 != 5 {
+        let encrypt_version = data
+            .get(44..48)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        if version >> 24 != 5 && flags & FLAG_PASSWORD == 0 {
             return Err(Error::unsupported(
                 format!("HWP version {} is not 5.x", version >> 24),
                 "Open it in Hancom Office and save it as HWP 5.0 (.hwp) or HWPX (.hwpx).",
@@ -66,6 +80,8 @@ impl FileHeader {
             version,
             compressed: flags & FLAG_COMPRESSED != 0,
             distribution: flags & FLAG_DISTRIBUTION != 0,
+            encrypted: flags & FLAG_PASSWORD != 0,
+            encrypt_version,
         })
     }
 }
@@ -77,6 +93,9 @@ pub struct Container<'a> {
     total: u64,
     /// Size of the whole file: no stored stream can be longer.
     file_len: u64,
+    /// A password-protected document's decryptor (`open_document`): the streams it encrypts
+    /// are decrypted as they are read, for every caller.
+    decryptor: Option<Decryptor>,
 }
 
 fn io_corrupt(what: &str, e: std::io::Error) -> Error {
@@ -92,7 +111,66 @@ impl<'a> Container<'a> {
             limits,
             total: 0,
             file_len: bytes.len() as u64,
+            decryptor: None,
         })
+    }
+
+    /// Open an HWP 5.0 document as `options` say: the container and its `FileHeader`. A
+    /// password-protected document needs `options.password` (else `password_required`) and
+    /// the scheme current 한글 writes (EncryptVersion 4; older ones are `unsupported_format`);
+    /// a wrong password is `password_required`, told from `DocInfo`'s first record.
+    pub fn open_document(bytes: &'a [u8], options: &Options) -> Result<(Self, FileHeader)> {
+        let mut container = Container::open(bytes, options.limits)?;
+        if !container.exists("FileHeader") {
+            return Err(Error::unsupported(
+                "a compound file without an HWP FileHeader stream (another OLE document, e.g. .doc/.xls?)",
+                "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file.",
+            ));
+        }
+        let header = FileHeader::parse_any(&container.read_raw("FileHeader")?)?;
+        if !header.encrypted {
+            return Ok((container, header));
+        }
+        let version = header.encrypt_version;
+        let Some(password) = &options.password else {
+            // Without a password the caller is asked for one whatever the scheme; the message
+            // says when even the right one would not open it here.
+            let scheme = if version == encryption::SUPPORTED_VERSION {
+                String::new()
+            } else {
+                format!(
+                    "; its scheme (EncryptVersion {version}, older than 한글 2007's) is one rhwp_core cannot decrypt"
+                )
+            };
+            return Err(Error::password_required(format!(
+                "the HWP document is password-protected (문서 암호){scheme}"
+            )));
+        };
+        if version != encryption::SUPPORTED_VERSION {
+            return Err(Error::unsupported(
+                format!(
+                    "the HWP document is password-protected with EncryptVersion {version}, an older scheme                      rhwp_core cannot decrypt (it reads EncryptVersion 4, what 한글 2007 and later write)"
+                ),
+                "Open it in Hancom Office with its password and save it again (a current version                  re-encrypts it with the scheme rhwp_core reads), or without a password.",
+            ));
+        }
+        container.decryptor = Some(Decryptor::new(password));
+        // The check: DocInfo's first record. Its first bytes decrypt alone (CFB runs forward).
+        let stored = container.read_stored("DocInfo")?;
+        let head = stored.get(..512).unwrap_or(&stored);
+        let plain = match container.decryptor.as_mut() {
+            Some(d) => d.decrypt(head)?,
+            None => Vec::new(),
+        };
+        let first = if header.compressed {
+            inflate_prefix(&plain, 8)
+        } else {
+            plain
+        };
+        if !encryption::looks_like_doc_info(&first) {
+            return Err(encryption::wrong_password());
+        }
+        Ok((container, header))
     }
 
     /// The limits this container was opened with.
@@ -126,8 +204,18 @@ impl<'a> Container<'a> {
         Ok(())
     }
 
-    /// The stored bytes of a stream, bounded by the per-stream limit.
+    /// The stored bytes of a stream, bounded by the per-stream limit; decrypted when the
+    /// document is password-protected and the stream is one it encrypts.
     pub fn read_raw(&mut self, path: &str) -> Result<Vec<u8>> {
+        let stored = self.read_stored(path)?;
+        match self.decryptor.as_mut() {
+            Some(d) if encryption::is_encrypted_stream(path) => d.decrypt(&stored),
+            _ => Ok(stored),
+        }
+    }
+
+    /// The bytes of a stream as stored, bounded by the per-stream limit.
+    fn read_stored(&mut self, path: &str) -> Result<Vec<u8>> {
         let max = self.limits.max_stream_bytes;
         let mut stream = self
             .cfb

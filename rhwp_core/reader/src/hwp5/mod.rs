@@ -17,6 +17,7 @@ pub mod container;
 pub mod controls;
 pub mod distribution;
 pub mod doc_info;
+pub mod encryption;
 pub mod record;
 pub mod summary_info;
 
@@ -29,14 +30,7 @@ const SUMMARY_STREAM: &str = "\u{5}HwpSummaryInformation";
 
 pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     let limits = &options.limits;
-    let mut container = Container::open(bytes, *limits)?;
-    if !container.exists("FileHeader") {
-        return Err(Error::unsupported(
-            "a compound file without an HWP FileHeader stream (another OLE document, e.g. .doc/.xls?)",
-            "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file.",
-        ));
-    }
-    let header = FileHeader::parse(&container.read_raw("FileHeader")?)?;
+    let (mut container, header) = Container::open_document(bytes, options)?;
     let mut doc = Document::new(Format::Hwp);
     doc.version = Deferred::known(header.version_string());
     doc.compressed = header.compressed;

@@ -12,7 +12,7 @@ use crate::{Error, Options, Result};
 const BIN_DIR: &str = "BinData/";
 
 pub fn item(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    let mut pkg = Package::open(bytes, &options.limits)?;
+    let mut pkg = Package::open_with(bytes, options)?;
     package::check_is_hwpx(&mut pkg)?;
     let entries: Vec<String> = pkg
         .names()

@@ -168,7 +168,8 @@ pub fn parse(text: &[u8], limits: &Limits) -> Result<PackageDocument> {
 
 /// Is a part name a body section (`Contents/section0.xml`, `section12.xml`)?
 pub fn section_number(path: &str) -> Option<u32> {
-    let file = path.rsplit('/').next()?;
+    // Writers on Windows may separate with backslashes (`Contents\\section0.xml`).
+    let file = path.rsplit(['/', '\\']).next()?;
     let lower = file.to_ascii_lowercase();
     let digits = lower.strip_prefix("section")?.strip_suffix(".xml")?;
     if digits.is_empty() {
@@ -237,6 +238,7 @@ mod tests {
     fn section_numbers() {
         assert_eq!(section_number("Contents/section12.xml"), Some(12));
         assert_eq!(section_number("section0.xml"), Some(0));
+        assert_eq!(section_number("Contents\\Section3.XML"), Some(3));
         assert_eq!(section_number("Contents/header.xml"), None);
         assert_eq!(section_number("Contents/section.xml"), None);
     }

@@ -28,6 +28,7 @@
 
 pub mod bin_data;
 pub mod content;
+pub mod encryption;
 pub mod header;
 pub mod package;
 pub mod section;
@@ -42,12 +43,15 @@ use section::{BinRef, DocState, SectionInput};
 use std::collections::HashMap;
 
 pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
-    let mut pkg = Package::open(bytes, &options.limits)?;
+    let mut pkg = Package::open_with(bytes, options)?;
     package::check_is_hwpx(&mut pkg)?;
-    // The parts of a password-protected package are ciphertext, so reading it fails somewhere;
-    // only then is the manifest consulted, to say why (a plain package never pays for it).
+    // Without a password, the parts of a password-protected package are ciphertext, so
+    // reading it fails somewhere; only then is the manifest consulted, to say why (a plain
+    // package never pays for it). With one, the package was unlocked and its errors are its
+    // own (a wrong password among them).
     match read_package(&mut pkg, options) {
         Ok(doc) => Ok(doc),
+        Err(e) if pkg.is_unlocked() => Err(e),
         Err(e) => {
             refuse_encrypted(&mut pkg)?;
             Err(e)
@@ -158,8 +162,15 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
                 doc.furniture.extend(out.furniture);
                 read_any = true;
             }
-            // Hostile input is refused whatever the mode; strict refuses everything.
-            Err(e) if strict || e.code == ErrorCode::TooLarge => return Err(e),
+            // Hostile input is refused whatever the mode, and so is a wrong password (every
+            // section would fail alike); strict refuses everything.
+            Err(e)
+                if strict
+                    || e.code == ErrorCode::TooLarge
+                    || e.code == ErrorCode::PasswordRequired =>
+            {
+                return Err(e)
+            }
             Err(e) => {
                 doc.warnings.push(format!("section {path} skipped: {e}"));
                 last_error = Some(e);
@@ -207,7 +218,10 @@ fn resolve_sections(
 fn sections_by_name(names: &[String]) -> Vec<(String, bool)> {
     let mut found: Vec<(u32, &String)> = names
         .iter()
-        .filter(|n| n.starts_with("Contents/"))
+        .filter(|n| {
+            n.get(..9)
+                .is_some_and(|p| p.eq_ignore_ascii_case("Contents/"))
+        })
         .filter_map(|n| section_number(n).map(|k| (k, n)))
         .collect();
     found.sort();

@@ -4,12 +4,22 @@
 //!
 //! Sizes declared in the zip headers are never trusted: every part is read
 //! through `take(limit + 1)`, so a lying header cannot make us inflate more
-//! than the limit. Parts are looked up by exact name only; nothing is ever
-//! extracted to disk, so `..` in entry names cannot escape anywhere.
+//! than the limit. Nothing is ever extracted to disk, so `..` in entry names cannot escape
+//! anywhere (and such names are refused).
+//!
+//! Part names are looked up as 한글 reads them: exactly first, then by `canonical_name`
+//! (`\\` as `/`, a leading `./` dropped, case ignored), so a package a form-filling tool
+//! wrote on Windows (`Contents\\section0.xml`) reads like Hancom's own; `names()` gives the
+//! canonical names.
+//!
+//! A password-protected package (`encryption`) is read like a plain one once `unlock`ed: its
+//! encrypted parts are decrypted by `read`, for every caller (the document reader, bin data).
 
+use super::encryption::{self, KeyCache, Manifest};
 use crate::limits::Limits;
-use crate::{Error, Result};
+use crate::{Error, Password, Result};
 use flate2::{Decompress, FlushDecompress, Status};
+use std::collections::HashMap;
 use std::io::{Cursor, Read};
 use zip::result::ZipError;
 use zip::{CompressionMethod, ZipArchive};
@@ -30,6 +40,46 @@ pub struct Package<'a> {
     /// spare on first use and handed back when the package is dropped, so a
     /// run of documents sets one up once per thread.
     inflater: Option<Decompress>,
+    /// Entry index by canonical name, built on the first lookup an exact name misses.
+    canonical: std::cell::OnceCell<HashMap<String, usize>>,
+    /// Set by `unlock` on a password-protected package.
+    unlocked: Option<Unlocked>,
+}
+
+/// What reading a password-protected package needs: which parts are encrypted and how, the
+/// password, the keys derived so far.
+struct Unlocked {
+    manifest: Manifest,
+    password: Password,
+    keys: KeyCache,
+}
+
+/// A part name as 한글 resolves it: backslashes are separators, `./` segments and a leading
+/// `/` add nothing, and case does not matter (Windows file-name semantics).
+pub fn canonical_name(name: &str) -> String {
+    let unified = name.replace('\\', "/");
+    let mut out = String::with_capacity(unified.len());
+    for segment in unified.split('/').filter(|s| !s.is_empty() && *s != ".") {
+        if !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(segment);
+    }
+    if unified.ends_with('/') && !out.is_empty() {
+        out.push('/');
+    }
+    out.to_lowercase()
+}
+
+/// The name to show and look up for a stored entry name: separators as `/`, `./` segments
+/// gone, case kept (what `names()` lists).
+fn display_name(name: &str) -> String {
+    if !name.contains('\\') && !name.starts_with("./") && !name.contains("/./") {
+        return name.to_string();
+    }
+    let unified = name.replace('\\', "/");
+    let kept: Vec<&str> = unified.split('/').filter(|s| *s != ".").collect();
+    kept.join("/")
 }
 
 thread_local! {
@@ -96,25 +146,81 @@ impl<'a> Package<'a> {
             limits: *limits,
             inflated_total: 0,
             inflater: None,
+            canonical: std::cell::OnceCell::new(),
+            unlocked: None,
         })
     }
 
-    pub fn has(&self, name: &str) -> bool {
-        self.archive.index_for_name(name).is_some()
+    /// Open a package as `options` say: with their password, an encrypted package is
+    /// unlocked (see `unlock`); without one it opens as any other.
+    pub fn open_with(bytes: &'a [u8], options: &crate::Options) -> Result<Self> {
+        let mut pkg = Package::open(bytes, &options.limits)?;
+        if let Some(password) = &options.password {
+            pkg.unlock(password)?;
+        }
+        Ok(pkg)
     }
 
-    /// All entry names (directories included), in central-directory order.
+    /// Read the package's encryption manifest and keep `password` to decrypt its encrypted
+    /// parts as they are read. A package without encrypted parts ignores the password. A
+    /// scheme we cannot undo is `unsupported_format`; a wrong password shows on the first
+    /// encrypted part read (`password_required`).
+    pub fn unlock(&mut self, password: &Password) -> Result<()> {
+        let Some(bytes) = self.read(encryption::MANIFEST)? else {
+            return Ok(());
+        };
+        let manifest = encryption::parse_manifest(&bytes, &self.limits)?;
+        if !manifest.is_empty() {
+            self.unlocked = Some(Unlocked {
+                manifest,
+                password: password.clone(),
+                keys: KeyCache::default(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `unlock` found encrypted parts.
+    pub fn is_unlocked(&self) -> bool {
+        self.unlocked.is_some()
+    }
+
+    /// The entry of a part name, as `canonical_name` resolves it when the exact name misses.
+    fn index_of(&self, name: &str) -> Option<usize> {
+        if let Some(index) = self.archive.index_for_name(name) {
+            return Some(index);
+        }
+        let archive = &self.archive;
+        let map = self.canonical.get_or_init(|| {
+            let mut map = HashMap::new();
+            for (index, n) in archive.file_names().enumerate() {
+                if let Ok(n) = n {
+                    // The first entry of a name wins, as the exact lookup's would.
+                    map.entry(canonical_name(&n)).or_insert(index);
+                }
+            }
+            map
+        });
+        map.get(&canonical_name(name)).copied()
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.index_of(name).is_some()
+    }
+
+    /// All entry names (directories included), in central-directory order, with `/` as the
+    /// separator whatever the writer used.
     pub fn names(&self) -> Vec<String> {
         self.archive
             .file_names()
-            .filter_map(|n| n.ok().map(|n| n.into_owned()))
+            .filter_map(|n| n.ok().map(|n| display_name(&n)))
             .collect()
     }
 
     /// Stored (compressed) size of an entry from the zip directory, without
     /// reading it (bin data, whose contents we never need).
     pub fn stored_size(&self, name: &str) -> Option<u64> {
-        let index = self.archive.index_for_name(name)?;
+        let index = self.index_of(name)?;
         self.archive
             .by_index_data(index)
             .ok()
@@ -123,7 +229,7 @@ impl<'a> Package<'a> {
 
     /// Inflate one part, bounded by the limits. `Ok(None)` when it is absent.
     pub fn read(&mut self, name: &str) -> Result<Option<Vec<u8>>> {
-        let Some(index) = self.archive.index_for_name(name) else {
+        let Some(index) = self.index_of(name) else {
             return Ok(None);
         };
         let remaining_total = self
@@ -181,6 +287,21 @@ impl<'a> Package<'a> {
                 "{name} inflates {inflated} bytes from {stored} stored bytes (ratio above {ratio_limit}: a zip bomb?)"
             )));
         }
+        let out = match self.unlocked.as_mut() {
+            Some(u) => match u.manifest.part(name) {
+                Some(cipher) => {
+                    // The ciphertext is deflated data: its plaintext is bounded like an
+                    // inflated part's (per part, total, ratio to the stored bytes).
+                    let max = limit.min(remaining_total.saturating_sub(inflated));
+                    let plain =
+                        encryption::decrypt_part(name, cipher, out, &u.password, &mut u.keys, max)?;
+                    self.inflated_total += plain.len() as u64;
+                    plain
+                }
+                None => out,
+            },
+            None => out,
+        };
         self.inflated_total += inflated;
         Ok(Some(out))
     }
@@ -225,7 +346,15 @@ impl<'a> Package<'a> {
     /// (`DetachedPart::read`), after the package is gone; `None` when the package does not
     /// hold it plainly (absent, encrypted, stored bytes over `max_stored`).
     pub fn detach(&mut self, name: &str, max_stored: usize) -> Option<DetachedPart> {
-        let part = self.raw_part(self.archive.index_for_name(name)?)?;
+        if self
+            .unlocked
+            .as_ref()
+            .is_some_and(|u| u.manifest.part(name).is_some())
+        {
+            return None;
+        }
+        let index = self.index_of(name)?;
+        let part = self.raw_part(index)?;
         if part.stored > max_stored {
             return None;
         }
