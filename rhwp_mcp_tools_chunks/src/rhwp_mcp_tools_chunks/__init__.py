@@ -20,6 +20,7 @@ from rhwp_mcp_host import (
     FilePath,
     Pages,
     caller_source,
+    current_password,
     format_call,
     hookimpl,
     page_list,
@@ -52,7 +53,8 @@ class ChunksPage(TypedDict):
 def _load(path: str) -> Document:
     import rhwp_core
 
-    return rhwp_core.load(path)
+    # The password the caller gave (the host takes it out of the arguments), if any.
+    return rhwp_core.load(path, password=current_password())
 
 
 @functools.lru_cache(maxsize=8)

@@ -21,6 +21,7 @@ from rhwp_mcp_host import (
     ToolFailure,
     caller_source,
     current_max_chars,
+    current_password,
     format_call,
     hookimpl,
     page_list,
@@ -120,7 +121,8 @@ def _load(path: str) -> Document:
     # Imported on first use: the server lists tools without loading the reader.
     import rhwp_core
 
-    return rhwp_core.load(path)
+    # The password the caller gave (the host takes it out of the arguments), if any.
+    return rhwp_core.load(path, password=current_password())
 
 
 def parse_hwp_summary(path: FilePath) -> Summary:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, ToolFailure, current_max_image_chars, format_call, hookimpl
+from rhwp_mcp_host import FilePath, ToolFailure, current_max_image_chars, current_password, format_call, hookimpl
 
 if TYPE_CHECKING:
     from PIL.Image import Image as PILImage
@@ -204,9 +204,10 @@ def get_image(path: FilePath, bin_data: BinDataName, max_side: MaxSide = None) -
     """
     import rhwp_core
 
-    doc = rhwp_core.load(path)
+    password = current_password()  # the caller's, if any (the host takes it out of the arguments)
+    doc = rhwp_core.load(path, password=password)
     try:
-        item = rhwp_core.read_bin_item(path, bin_data)
+        item = rhwp_core.read_bin_item(path, bin_data, password=password)
     except rhwp_core.UnknownBinDataError:
         raise _unknown_name(path, bin_data, doc) from None
     data, media_type = item.data, item.media_type

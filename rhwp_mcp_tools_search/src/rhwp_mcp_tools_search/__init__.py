@@ -95,12 +95,8 @@ def _load(path: str) -> Document:
     # Imported on first use: the server lists tools without loading the reader.
     import rhwp_core
 
-    password = current_password()
-    if password is None:
-        return rhwp_core.load(path)
-    # Only documents opened with a password need the keyword (rhwp_core.load takes it from 0.1 on
-    # encrypted documents); passing None would be refused by a reader that predates it.
-    return rhwp_core.load(path, password=password)  # type: ignore[call-arg]
+    # The password the caller gave (the host takes it out of the arguments), if any.
+    return rhwp_core.load(path, password=current_password())
 
 
 # -- matching -----------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, Pages, format_call, hookimpl, page_text, parameter_defaults
+from rhwp_mcp_host import FilePath, Pages, current_password, format_call, hookimpl, page_text, parameter_defaults
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -26,7 +26,8 @@ MaxChars = Annotated[
 def _load(path: str) -> Document:
     import rhwp_core
 
-    return rhwp_core.load(path)
+    # The password the caller gave (the host takes it out of the arguments), if any.
+    return rhwp_core.load(path, password=current_password())
 
 
 # Keyed on the Document object: rhwp_core.load returns the same object while the file is unchanged.
