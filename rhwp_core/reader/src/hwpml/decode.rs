@@ -60,6 +60,27 @@ fn utf16(bytes: &[u8], e: Encoding) -> String {
     out
 }
 
+/// The non-Unicode encoding an XML declaration names (`<?xml ... encoding="euc-kr"?>`), if any.
+/// Labels as the WHATWG Encoding Standard reads them: `euc-kr`, `ks_c_5601-1987`, `cp949`,
+/// `windows-949` all name the same Korean code page.
+fn legacy_encoding(bytes: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &bytes[..bytes.len().min(200)];
+    let decl_end = head.windows(2).position(|w| w == b"?>")?;
+    let decl = std::str::from_utf8(&head[..decl_end]).ok()?;
+    if !decl.trim_start().starts_with("<?xml") {
+        return None;
+    }
+    let at = decl.find("encoding")? + "encoding".len();
+    let rest = decl[at..].trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let label = rest[1..].split(quote).next()?;
+    let found = encoding_rs::Encoding::for_label(label.trim().as_bytes())?;
+    (found != encoding_rs::UTF_8
+        && found != encoding_rs::UTF_16LE
+        && found != encoding_rs::UTF_16BE)
+        .then_some(found)
+}
+
 /// The document as UTF-8 text: borrowed when it already is (after its byte order mark), owned
 /// when it was re-encoded, repaired (lenient reading of invalid UTF-8) or had entities expanded.
 pub fn text<'b>(bytes: &'b [u8], strict: bool, limits: &Limits) -> Result<Cow<'b, str>> {
@@ -70,20 +91,34 @@ pub fn text<'b>(bytes: &'b [u8], strict: bool, limits: &Limits) -> Result<Cow<'b
             limits.max_stream_bytes
         )));
     }
-    let text: Cow<'b, str> =
-        match encoding(bytes) {
-            Encoding::Utf8 => {
-                let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-                match simdutf8::basic::from_utf8(bytes) {
-                    Ok(s) => Cow::Borrowed(s),
-                    Err(_) if strict => return Err(Error::corrupt(
+    let text: Cow<'b, str> = match encoding(bytes) {
+        Encoding::Utf8 => {
+            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            match simdutf8::basic::from_utf8(bytes) {
+                Ok(s) => Cow::Borrowed(s),
+                // Not UTF-8: a declaration naming a legacy encoding (older exporters of
+                // government systems write EUC-KR / CP949) is decoded as it says; otherwise
+                // strict reading refuses and lenient reading repairs.
+                Err(_) => match legacy_encoding(bytes) {
+                    Some(legacy) => {
+                        let (decoded, _, had_errors) = legacy.decode(bytes);
+                        if had_errors && strict {
+                            return Err(Error::corrupt(format!(
+                                "the HWPML document is not valid {} as its declaration says",
+                                legacy.name()
+                            )));
+                        }
+                        Cow::Owned(decoded.into_owned())
+                    }
+                    None if strict => return Err(Error::corrupt(
                         "the HWPML document is not valid UTF-8 (and has no UTF-16 byte order mark)",
                     )),
-                    Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
-                }
+                    None => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+                },
             }
-            e => Cow::Owned(utf16(bytes, e)),
-        };
+        }
+        e => Cow::Owned(utf16(bytes, e)),
+    };
     match doctype(&text)? {
         None => Ok(text),
         Some(d) => expand(&text, &d, limits).map(Cow::Owned),
@@ -282,6 +317,21 @@ mod tests {
             assert_eq!(decoded(&with).unwrap(), s);
             assert_eq!(decoded(body).unwrap(), s);
         }
+    }
+
+    #[test]
+    fn a_declared_korean_legacy_encoding_is_decoded() {
+        let text = "<?xml version=\"1.0\" encoding=\"euc-kr\"?><HWPML><P>한글 문서</P></HWPML>";
+        let (bytes, _, _) = encoding_rs::EUC_KR.encode(text);
+        assert!(std::str::from_utf8(&bytes).is_err());
+        assert_eq!(decoded(&bytes).unwrap(), text);
+        // Another label of the same code page, single quotes.
+        let text = "<?xml version='1.0' encoding='ks_c_5601-1987'?><HWPML>똠방각하</HWPML>";
+        let (bytes, _, _) = encoding_rs::EUC_KR.encode(text);
+        assert_eq!(decoded(&bytes).unwrap(), text);
+        // Without a declaration, invalid UTF-8 stays a lenient repair (no guessing).
+        let (bytes, _, _) = encoding_rs::EUC_KR.encode("<HWPML>한글</HWPML>");
+        assert!(decoded(&bytes).unwrap().contains('\u{FFFD}'));
     }
 
     #[test]
