@@ -66,7 +66,8 @@ def test_listed_with_its_description(session: PackSession) -> None:
     (tool,) = [t for t in session.list_tools() if t.name == "get_image"]
     assert "bin_data_name" in (tool.description or "")
     assert "max_side" in (tool.description or "")
-    assert set(tool.input_schema["properties"]) == {"path", "bin_data", "max_side", "password"}  # password: the host adds it
+    # password: the host adds it to every tool that takes a document.
+    assert set(tool.input_schema["properties"]) == {"path", "bin_data", "max_side", "password"}
     assert tool.output_schema is None
 
 
