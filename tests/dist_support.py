@@ -28,7 +28,8 @@ PYENV_ROOT = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (created) across processes: one build into a shared folder at a time."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -39,7 +40,7 @@ def _locked(path: Path) -> Iterator[None]:
 def built_dist() -> Path:
     """dist/ as `./dev dist` makes it, built once per session (the dev venv runs the build tools)."""
     env = dict(os.environ, DIST_DIR=str(DIST), RHWP_VENV=sys.prefix)
-    with _locked(DIST.with_suffix(".lock")):
+    with locked(DIST.with_suffix(".lock")):
         done = subprocess.run(
             ["bash", str(ROOT / "dev"), "dist"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800
         )

@@ -10,8 +10,6 @@ HOME, LANG and a PATH on which no Python can be found.
 from __future__ import annotations
 
 import base64
-import contextlib
-import fcntl
 import functools
 import json
 import os
@@ -22,14 +20,13 @@ import subprocess
 import sys
 import time
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from corpus_support import ROOT
-from dist_support import built_dist, pack_distributions
+from dist_support import built_dist, locked, pack_distributions
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from rhwp_mcp_host.errors import ERROR_CODES, INTERNAL_ERROR
@@ -46,19 +43,11 @@ EXE = "rhwp-mcp.exe" if os.name == "nt" else "rhwp-mcp"
 TYPED_ERRORS = set(ERROR_CODES) - {INTERNAL_ERROR}
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
 @functools.cache
 def built_standalone() -> Path:
     """The standalone folder, built from dist/'s wheels (reused while its inputs are unchanged)."""
     dist = built_dist()
-    with _locked(CACHE / "build.lock"):
+    with locked(CACHE / "build.lock"):
         done = subprocess.run(
             [
                 sys.executable,
