@@ -108,3 +108,33 @@ def test_pages_keyboard_and_model_context(browser: Any) -> None:
 
         stat = ImageStat.Stat(Image.open(io.BytesIO(shot)).convert("L"))
         assert stat.var[0] > 100, "the screenshot is blank"
+
+
+def _corpus_rfp() -> Path:
+    # The corpus lives outside the repository; locally its absence skips, in CI it fails.
+    from corpus_support import require_shared
+
+    shared: Path = require_shared()
+    return shared / "corpus" / "hwpx" / "rhwp-kwater-rfp-2004.hwpx"
+
+
+def test_outline_jump_on_a_corpus_document(browser: Any) -> None:
+    path = _corpus_rfp()
+    doc = rhwp_core.load(str(path))
+    outline = doc.outline()
+    # An entry well inside the document (not page 1 or 2), so the jump is visible.
+    entry = next(h for h in outline if h.page is not None and h.page > 3)
+    with pack_session(pack) as session:
+        page, frame = _open(browser, session, path)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=30000)
+        buttons = frame.locator("#outline-list button")
+        assert buttons.count() == len(outline)
+        buttons.filter(has_text=entry.text).first.click()
+        frame.locator(f'body[data-ready="1"][data-page="{entry.page}"]').wait_for(timeout=30000)
+        assert _squash(frame.locator("#paper").inner_text()) == _squash(doc.extract_text(pages=str(entry.page)))
+        assert frame.locator("#page-input").input_value() == str(entry.page)
+        contexts = page.evaluate("window.contexts")
+        assert [c["structuredContent"]["page"] for c in contexts] == [1, entry.page]
+        told = contexts[-1]["content"][0]["text"]
+        assert f"page {entry.page} of {doc.page_count}" in told
+        assert _squash(doc.extract_text(pages=str(entry.page)))[:100] in _squash(told)
