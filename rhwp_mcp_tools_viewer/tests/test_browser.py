@@ -138,3 +138,49 @@ def test_outline_jump_on_a_corpus_document(browser: Any) -> None:
         told = contexts[-1]["content"][0]["text"]
         assert f"page {entry.page} of {doc.page_count}" in told
         assert _squash(doc.extract_text(pages=str(entry.page)))[:100] in _squash(told)
+
+
+# Markup that would set window.__pwned if any of it ran: a script, an event attribute, a
+# javascript: link in the text, and (below) a javascript: hyperlink field around it.
+HOSTILE_JS = (
+    '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">'
+    '<a href="javascript:window.__pwned=1">x</a><svg onload="window.__pwned=1"></svg>'
+)
+
+
+def test_hostile_document_renders_as_text(browser: Any, tmp_path: Path) -> None:
+    from test_viewer import hostile_document
+
+    path = hostile_document(tmp_path, HOSTILE_JS, link="javascript:window.__pwned=1")
+    with pack_session(pack) as session:
+        page, frame = _open(browser, session, path)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=15000)
+        paper = frame.locator("#paper")
+        # Give an onerror/onload a moment to fire, were any to have been created.
+        page.wait_for_timeout(300)
+        assert paper.evaluate("() => typeof window.__pwned") == "undefined"
+        assert page.evaluate("typeof window.__pwned") == "undefined"
+        assert paper.locator("script, iframe, object, embed, svg").count() == 0
+        handlers = paper.evaluate(
+            "el => [el, ...el.querySelectorAll('*')].flatMap(n => [...n.attributes].map(a => a.name))"
+            ".filter(n => n.toLowerCase().startsWith('on'))"
+        )
+        assert handlers == []
+        hrefs = paper.evaluate("el => [...el.querySelectorAll('[href]')].map(n => n.getAttribute('href'))")
+        assert not [h for h in hrefs if not h.startswith("#")], hrefs
+        assert _squash(HOSTILE_JS) in _squash(paper.inner_text())  # shown, as text
+
+
+def test_unreadable_document_shows_the_coded_error(browser: Any) -> None:
+    bad = HERE.parents[1] / "tests" / "fixtures" / "bad" / "synthetic-a-truncated.hwpx"
+    with pack_session(pack) as session:
+        expected = session.call("view_document", path=str(bad))
+        assert expected["error"] == "corrupt_document"
+        _page, frame = _open(browser, session, bad)
+        frame.locator('body[data-ready="1"][data-error="corrupt_document"]').wait_for(timeout=15000)
+        box = frame.locator("#error")
+        assert box.is_visible()
+        assert box.locator("code").inner_text() == "corrupt_document"
+        shown = box.inner_text()
+        assert expected["message"] in shown and expected["suggestion"] in shown
+        assert frame.locator("#paper").inner_text() == ""

@@ -124,20 +124,29 @@ def test_errors_are_coded(session: Any, tmp_path: Path) -> None:
     assert past["error"] == "invalid_input" and "1 to 4" in past["suggestion"]
 
 
-def hostile_document(tmp_path: Path) -> Path:
-    """An HWPX document whose text is markup meant to run (XML-escaped in the file, so it is text)."""
+def hostile_document(tmp_path: Path, text: str = HOSTILE, link: str | None = None) -> Path:
+    """An HWPX document whose text is markup meant to run (XML-escaped in the file, so it is text);
+    with ``link``, that text is also a hyperlink field to that target (as 한글 stores one)."""
     import zipfile
     from xml.sax.saxutils import escape
 
+    run = f"<hp:t>{escape(text)}</hp:t>"
+    if link is not None:
+        command = escape(link.replace(":", "\\:").replace(";", "\\;")) + ";1;0;0;"
+        run = (
+            '<hp:ctrl><hp:fieldBegin id="7" type="HYPERLINK"><hp:parameters>'
+            f'<hp:stringParam name="Command">{command}</hp:stringParam></hp:parameters></hp:fieldBegin></hp:ctrl>'
+            f'{run}<hp:ctrl><hp:fieldEnd beginIDRef="7"/></hp:ctrl>'
+        )
     path = tmp_path / "hostile.hwpx"
     with zipfile.ZipFile(SIMPLE) as src, zipfile.ZipFile(path, "w") as out:
         for info in src.infolist():
             data = src.read(info.filename)
             if info.filename == "Contents/section0.xml":
-                text = data.decode("utf-8")
-                text, count = re.subn(r"<hp:t>[^<]*</hp:t>", f"<hp:t>{escape(HOSTILE)}</hp:t>", text, count=1)
+                xml = data.decode("utf-8")
+                xml, count = re.subn(r"<hp:t>[^<]*</hp:t>", lambda _: run, xml, count=1)
                 assert count == 1, "the HWPX fixture has a text run"
-                data = text.encode("utf-8")
+                data = xml.encode("utf-8")
             out.writestr(info, data)
     return path
 
