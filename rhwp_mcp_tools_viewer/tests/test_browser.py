@@ -47,25 +47,28 @@ def browser() -> Any:
         b.close()
 
 
-def _open(browser: Any, session: Any, path: Path, theme: str = "light") -> tuple[Any, Any]:
-    raw = session.call_raw("view_document", {"path": str(path)})
-    tool_result = {
-        "content": [{"type": "text", "text": b.text} for b in raw.content],
-        "structuredContent": raw.structured_content,
-        "isError": raw.is_error,
+def _block(block: Any) -> dict[str, Any]:
+    """A content block as it travels over JSON-RPC to the app."""
+    if block.type == "image":
+        return {"type": "image", "data": block.data, "mimeType": block.mime_type}
+    return {"type": "text", "text": block.text}
+
+
+def _wire(result: Any) -> dict[str, Any]:
+    return {
+        "content": [_block(b) for b in result.content],
+        "structuredContent": result.structured_content,
+        "isError": result.is_error,
     }
+
+
+def _open(browser: Any, session: Any, path: Path, theme: str = "light") -> tuple[Any, Any]:
+    tool_result = _wire(session.call_raw("view_document", {"path": str(path)}))
     (resource,) = session.read_resource(pack.VIEWER_URI)
     page = browser.new_page(viewport={"width": 1000, "height": 800})
 
     def relay(name: str, arguments: str) -> str:
-        result = session.call_raw(name, json.loads(arguments))
-        return json.dumps(
-            {
-                "content": [{"type": "text", "text": b.text} for b in result.content],
-                "structuredContent": result.structured_content,
-                "isError": result.is_error,
-            }
-        )
+        return json.dumps(_wire(session.call_raw(name, json.loads(arguments))))
 
     page.expose_function("mcpCall", relay)
     page.set_content((HERE / "host.html").read_text(encoding="utf-8"))
@@ -184,3 +187,30 @@ def test_unreadable_document_shows_the_coded_error(browser: Any) -> None:
         shown = box.inner_text()
         assert expected["message"] in shown and expected["suggestion"] in shown
         assert frame.locator("#paper").inner_text() == ""
+
+
+PICTURE = HERE.parents[1] / "tests" / "fixtures" / "hwp" / "hwplib-getting_clickhere_text.hwp"  # BIN0001.png on page 2
+
+
+def test_pictures_show_as_data_uris(browser: Any) -> None:
+    with pack_session(pack) as session:
+        _page, frame = _open(browser, session, PICTURE)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=15000)
+        frame.locator("#next").click()
+        frame.locator('body[data-ready="1"][data-page="2"]').wait_for(timeout=15000)
+        img = frame.locator("#paper img")
+        assert img.count() == 1
+        assert img.get_attribute("src").startswith("data:image/png;base64,")
+        # Decoded by the browser (the CSP allows data: pictures only): its real size, 138×110.
+        img.evaluate("el => el.decode()")
+        assert img.evaluate("el => [el.naturalWidth, el.naturalHeight]") == [138, 110]
+    # Over the server's picture cap: a placeholder that says why, never a broken picture.
+    with pack_session(pack, max_chars=2000, max_image_chars=2000) as small:
+        _page, frame = _open(browser, small, PICTURE)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=15000)
+        frame.locator("#next").click()
+        frame.locator('body[data-ready="1"][data-page="2"]').wait_for(timeout=15000)
+        assert frame.locator("#paper img").count() == 0
+        placeholder = frame.locator("#paper .rhwp-picture")
+        assert placeholder.count() == 1
+        assert "picture cap" in (placeholder.get_attribute("title") or "")

@@ -181,3 +181,32 @@ def test_hostile_text_stays_escaped(session: Any, tmp_path: Path) -> None:
 def test_outline_tool_pages(session: Any) -> None:
     result = session.call("viewer_outline", path=str(PAGED))
     assert result == {"source": str(PAGED), "outline": [], "total": 0, "next_offset": None}
+
+
+PICTURE = ROOT / "tests" / "fixtures" / "hwp" / "hwplib-getting_clickhere_text.hwp"  # BIN0001.png on page 2
+
+
+def test_page_pictures_come_as_image_blocks(session: Any) -> None:
+    import base64
+
+    raw = session.call_raw("viewer_page", {"path": str(PICTURE), "page": 2})
+    (ref,) = raw.structured_content["pictures"]
+    assert ref == {"name": "BIN0001.png", "media_type": "image/png", "block": 1, "note": None}
+    block = raw.content[ref["block"]]
+    assert block.type == "image" and block.mime_type == "image/png"
+    stored = rhwp_core.read_bin_item(str(PICTURE), "BIN0001.png").data
+    assert base64.b64decode(block.data) == stored  # as stored: browsers show PNG themselves
+    assert session.call_raw("viewer_page", {"path": str(PICTURE), "page": 1}).structured_content["pictures"] == []
+
+
+def test_pictures_beyond_the_picture_cap_are_notes() -> None:
+    with pack_session(pack, max_chars=2000, max_image_chars=2000) as small:
+        first = small.call_raw("viewer_page", {"path": str(PICTURE), "page": 2})
+        refs = []
+        for part in range(1, first.structured_content["parts"] + 1):
+            raw = small.call_raw("viewer_page", {"path": str(PICTURE), "page": 2, "part": part})
+            assert not raw.is_error and [b.type for b in raw.content] == ["text"]
+            assert len(raw.content[0].text) <= 2000  # the picture list counts against the text cap
+            refs += raw.structured_content["pictures"]
+        (ref,) = refs
+        assert ref["block"] is None and "picture cap" in ref["note"]

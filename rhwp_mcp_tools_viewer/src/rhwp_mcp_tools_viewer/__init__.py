@@ -7,19 +7,35 @@ The page bodies come through app-only tools (``_meta.ui.visibility = ["app"]``):
 sees them listed, so a whole page's HTML never lands in its context by accident.
 
 Every response stays under the server's cap: a page whose HTML and text do not fit comes in
-parts (``part``/``parts``), which the viewer fetches and joins before showing.
+parts (``part``/``parts``), which the viewer fetches and joins before showing. The pictures a part
+names come with it as MCP image content (the kind of block the server's picture cap counts, not
+the text cap), as stored when the browser shows that format; the viewer turns them into ``data:``
+URIs, the only pictures its sanitiser and CSP allow.
 """
 
 from __future__ import annotations
 
+import base64
+import html as html_lib
 import re
 from importlib.resources import files
 from typing import TYPE_CHECKING, Annotated, Any
 
+import pydantic_core
+from fastmcp.tools.base import ToolResult
+from mcp.types import ImageContent, TextContent
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from rhwp_mcp_host import FilePath, ToolFailure, caller_source, current_max_chars, current_password, hookimpl
+from rhwp_mcp_host import (
+    FilePath,
+    ToolFailure,
+    caller_source,
+    current_max_chars,
+    current_max_image_chars,
+    current_password,
+    hookimpl,
+)
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -32,6 +48,10 @@ EXCERPT_CHARS = 600
 """The start of the page on screen, in view_document's text for hosts without Apps."""
 ENVELOPE_CHARS = 600
 """Room kept in each page part for the JSON keys, the source and the numbers."""
+
+WEB_PICTURES = frozenset({"image/png", "image/jpeg", "image/gif", "image/bmp", "image/webp"})
+"""Formats every browser decodes itself, so they go as stored (no conversion, no Pillow). Others
+(TIFF, WMF/EMF, OLE) stay placeholders; get_image converts what can be converted."""
 
 _APP_ONLY: dict[str, Any] = {"ui": {"resourceUri": VIEWER_URI, "visibility": ["app"]}}
 
@@ -57,6 +77,16 @@ class ViewResult(TypedDict):
     """The start of that page's text (for hosts that show no app)."""
 
 
+class PictureRef(TypedDict):
+    name: str
+    """The bin-data name, as the page HTML's ``data-bin-data`` gives it."""
+    media_type: str | None
+    block: int | None
+    """Index of the image block holding it in the result's content; None when not sent."""
+    note: str | None
+    """Why it is not sent (format, or the picture cap), for the placeholder."""
+
+
 class PageResult(TypedDict):
     source: str
     page: int
@@ -67,6 +97,8 @@ class PageResult(TypedDict):
     """This part of the page's body HTML (rhwp-core's escaped renderer); join the parts in order."""
     text: str
     """This part of the page's text, as extract_text(pages=page) gives it."""
+    pictures: list[PictureRef]
+    """The pictures this part's HTML names, in order; their bytes are image content blocks."""
 
 
 class OutlineResult(TypedDict):
@@ -85,8 +117,6 @@ def _load(path: str) -> Document:
 
 
 def _json_size(value: Any) -> int:
-    import pydantic_core
-
     return len(pydantic_core.to_json(value))
 
 
@@ -176,8 +206,9 @@ def viewer_page(
     path: FilePath,
     page: Annotated[int, Field(ge=1, description="The page (1-based).")],
     part: Annotated[int, Field(ge=1, description="Which part of a page too large for one response.")] = 1,
-) -> PageResult:
-    """One page for the viewer: its body HTML (escaped renderer) and its text, in parts when large."""
+) -> ToolResult:
+    """One page for the viewer: its body HTML (escaped renderer) and its text, in parts when large,
+    with the pictures that part shows as image content (a PageResult as structured content)."""
     doc = _load(path)
     current = _check_page(doc, page)
     body, text = _page_body(doc, current)
@@ -188,13 +219,15 @@ def viewer_page(
         html_cuts = _cut_points(body, parts, snap_to_tag=True)
         text_cuts = _cut_points(text, parts, snap_to_tag=False)
         pieces = [(body[html_cuts[i] : html_cuts[i + 1]], text[text_cuts[i] : text_cuts[i + 1]]) for i in range(parts)]
-        if all(_json_size(h) + _json_size(t) <= room for h, t in pieces) or parts > len(body) + len(text):
+        fits = all(_json_size(h) + _json_size(t) + _refs_room(h) <= room for h, t in pieces)
+        if fits or parts > len(body) + len(text):
             break
         parts += 1
     if part > parts:
         raise ToolFailure("invalid_input", f"page {current} has {parts} part(s), not {part}", f"use part 1 to {parts}")
     html_part, text_part = pieces[part - 1]
-    return {
+    pictures, images = _pictures(path, html_part)
+    result: PageResult = {
         "source": source,
         "page": current,
         "pages": doc.page_count,
@@ -202,7 +235,60 @@ def viewer_page(
         "parts": parts,
         "html": html_part,
         "text": text_part,
+        "pictures": pictures,
     }
+    # The text block repeats the structured content (clients without it read that); the room kept
+    # by ENVELOPE_CHARS covers the picture list of an ordinary page.
+    text_block = TextContent(type="text", text=pydantic_core.to_json(result).decode())
+    return ToolResult(content=[text_block, *images], structured_content=dict(result))
+
+
+_BIN_NAME = re.compile(r'<img\b[^>]*\bdata-bin-data="([^"]*)"')
+
+
+_REF_ROOM = 260
+"""Text a picture's entry in ``pictures`` takes beyond its name: the keys, a media type, a note."""
+
+
+def _refs_room(html: str) -> int:
+    """An upper bound on the text the ``pictures`` list of this piece of HTML adds to the response."""
+    return sum(_json_size(html_lib.unescape(m)) + _REF_ROOM for m in set(_BIN_NAME.findall(html)))
+
+
+def _pictures(path: str, html: str) -> tuple[list[PictureRef], list[Any]]:
+    """The pictures ``html`` names: what each is, and image blocks for those sent, in order, within
+    the server's picture cap (a picture beyond it stays a placeholder, with a note saying why)."""
+    import rhwp_core
+
+    names = list(dict.fromkeys(html_lib.unescape(m) for m in _BIN_NAME.findall(html)))
+    budget = current_max_image_chars()
+    refs: list[PictureRef] = []
+    blocks: list[Any] = []
+    for name in names:
+        ref: PictureRef = {"name": name, "media_type": None, "block": None, "note": None}
+        refs.append(ref)
+        try:
+            item = rhwp_core.read_bin_item(path, name, password=current_password())
+        except rhwp_core.UnknownBinDataError:
+            ref["note"] = "not stored in the document (a linked picture?)"
+            continue
+        except rhwp_core.HwpError as exc:
+            # One damaged picture leaves a placeholder; the page's text still shows.
+            ref["note"] = f"cannot be read ({type(exc).__name__})"
+            continue
+        ref["media_type"] = item.media_type
+        if item.media_type not in WEB_PICTURES:
+            ref["note"] = f"{item.media_type or 'an unknown format'} is not shown in the browser; get_image converts it"
+            continue
+        size = 4 * ((len(item.data) + 2) // 3)
+        if size > budget:
+            ref["note"] = f"over the server's picture cap ({size} base64 characters, {budget} left); use get_image"
+            continue
+        budget -= size
+        ref["block"] = 1 + len(blocks)  # after the text block
+        data = base64.b64encode(item.data).decode("ascii")
+        blocks.append(ImageContent(type="image", data=data, mime_type=item.media_type))
+    return refs, blocks
 
 
 def viewer_outline(
