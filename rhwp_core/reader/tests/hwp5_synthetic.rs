@@ -298,3 +298,26 @@ fn ruby_text_is_read_from_its_control() {
     .unwrap();
     assert_eq!(text::document_text(&doc, true), "앞 본말(덧말) 뒤");
 }
+
+#[test]
+fn overlapped_characters_are_read_from_their_control() {
+    // 글자 겹침 (`tcps`, extended control 23): the characters live in the control only.
+    let mut text = utf16("제");
+    text.extend(ctrl_char(23, b"tcps"));
+    text.extend(utf16("조"));
+    let mut s = paragraph(0, &text, &[], 0);
+    let units = utf16("12");
+    let mut data = ((units.len() / 2) as u16).to_le_bytes().to_vec();
+    data.extend(units);
+    data.extend_from_slice(&[1, 0xFD, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]); // border, size, spread, shapes
+    s.extend(ctrl_header(1, b"tcps", &data));
+    let doc = read(
+        &hwp(&[s], 0),
+        &Options {
+            strict: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(text::document_text(&doc, true), "제12조");
+}

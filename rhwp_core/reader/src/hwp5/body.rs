@@ -590,8 +590,12 @@ impl<'a> Ctx<'a> {
                         }
                         fields.push(is_link);
                     } else if u == 23 {
-                        // 덧말 (`tdut`) keeps its base text in the control, not in PARA_TEXT.
-                        if let Some(shown) = ctrls.get(ext_rank).and_then(|&c| self.ruby(c)) {
+                        // 덧말 (`tdut`) and 글자 겹침 (`tcps`) keep the characters they show in
+                        // the control, not in PARA_TEXT.
+                        let shown = ctrls
+                            .get(ext_rank)
+                            .and_then(|&c| self.ruby(c).or_else(|| self.overlap(c)));
+                        if let Some(shown) = shown {
                             d.text.push_str(&shown);
                             chars += shown.chars().count() as u32;
                         }
@@ -605,7 +609,6 @@ impl<'a> Ctx<'a> {
         d
     }
 
-    /// The target of a hyperlink field (`%hlk`): command string after property (u32) and extra property (u8).
     /// A ruby control (덧말, `tdut`: control id, then the base text and the ruby text as
     /// length-prefixed UTF-16 strings, then position, size ratio, option, style and alignment):
     /// the text it shows, `base(ruby)` (`crate::text::push_ruby`).
@@ -621,6 +624,19 @@ impl<'a> Ctx<'a> {
         (!shown.is_empty()).then_some(shown)
     }
 
+    /// Overlapped characters (글자 겹침, `tcps`: control id, then the characters drawn over each
+    /// other as a length-prefixed UTF-16 string, then border type, inner size, spread and the
+    /// characters' shapes): the characters themselves, in order (a circled `12` reads `12`).
+    fn overlap(&self, c: usize) -> Option<String> {
+        let data = self.data(c);
+        if &super::record::ctrl_id(data) != b"tcps" {
+            return None;
+        }
+        let shown = Reader::at(data, 4).string();
+        (!shown.is_empty()).then_some(shown)
+    }
+
+    /// The target of a hyperlink field (`%hlk`): command string after property (u32) and extra property (u8).
     fn field_link(&self, c: usize) -> Option<String> {
         let data = self.data(c);
         if &super::record::ctrl_id(data) != b"%hlk" {

@@ -33,7 +33,7 @@ mod table;
 mod tests;
 
 use super::header::{CharStyle, Header};
-use super::xml::{walk, Flow, Step, Tag};
+use super::xml::{attr, walk, Flow, Step, Tag};
 use crate::limits::Limits;
 use crate::model::{Block, Furniture, ListMarker, NoteRef, Provenance, Run, Section, TableCell};
 use crate::{Error, Result};
@@ -345,6 +345,14 @@ impl<'a> Parser<'a> {
             "subText" => {
                 if self.in_para() {
                     self.push(depth, Frame::RubyText(String::new()));
+                }
+            }
+            // 글자 겹침: the characters drawn over each other are an attribute, not `t` text.
+            "compose" => {
+                if self.in_para() {
+                    if let Some(shown) = attr(e, "composeText").filter(|t| !t.is_empty()) {
+                        self.para_text(&shown);
+                    }
                 }
             }
             "tab" => self.inline_char('\t'),

@@ -149,3 +149,15 @@ fn ruby_text_follows_its_base_in_parentheses() {
     push_blocks(&out.section.blocks, &mut text);
     assert_eq!(text, "앞 본말(덧말) 뒤x");
 }
+
+#[test]
+fn overlapped_characters_are_read_from_their_attribute() {
+    // 글자 겹침: `composeText` holds the characters; the charPr children are their shapes.
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>제</hp:t><hp:compose circleType="CHAR" charSz="-3" composeType="SPREAD" charPrCnt="2" composeText="12"><hp:charPr prIDRef="0"/><hp:charPr prIDRef="0"/></hp:compose><hp:t>조</hp:t><hp:compose composeText=""/></hp:run></hp:p></hs:sec>"#
+    );
+    let (out, _) = run(&xml);
+    let mut text = String::new();
+    push_blocks(&out.section.blocks, &mut text);
+    assert_eq!(text, "제12조");
+}
