@@ -316,12 +316,17 @@ impl<'a> Package<'a> {
     /// when this succeeds and reports the problem when it does not.
     fn inflate_in_place(&mut self, index: usize, limit: u64) -> Option<Vec<u8>> {
         let part = self.raw_part(index)?;
+        // A part declared larger than it may be is refused or read by the zip crate; filling a
+        // buffer up to the limit here first would inflate a bomb twice.
+        if part.declared > limit {
+            return None;
+        }
         let data = self.bytes.get(part.start..)?.get(..part.stored)?;
         let inflater = self.inflater.get_or_insert_with(spare_inflater);
         decode(
             part.method,
             data,
-            part.declared.min(limit),
+            part.declared,
             part.crc,
             inflater,
         )
