@@ -323,13 +323,7 @@ impl<'a> Package<'a> {
         }
         let data = self.bytes.get(part.start..)?.get(..part.stored)?;
         let inflater = self.inflater.get_or_insert_with(spare_inflater);
-        decode(
-            part.method,
-            data,
-            part.declared,
-            part.crc,
-            inflater,
-        )
+        decode(part.method, data, part.declared, part.crc, inflater)
     }
 
     /// Where a part's stored bytes are and how to decode them; `None` for encrypted parts.
