@@ -37,7 +37,7 @@ def showcase() -> HwpDocument:
 
 # -- parity with model.rs ---------------------------------------------------------------------------
 
-RUST_TO_PYTHON = {"Document": "HwpDocument"}
+RUST_TO_PYTHON = {"Document": "HwpDocument", "Field": "FieldRange"}
 
 
 def rust_structs() -> dict[str, list[str]]:
@@ -52,7 +52,7 @@ def rust_structs() -> dict[str, list[str]]:
 def test_every_model_rs_struct_has_a_model_with_the_same_fields_in_order() -> None:
     structs = rust_structs()
     assert "Paragraph" in structs and "Document" in structs
-    block_models = {Paragraph, Table, Picture, Equation, Shape, Unknown}
+    block_models = {Paragraph, Table, Picture, Equation, Shape, ir.FormControl, Unknown}
     for rust_name, rust_fields in structs.items():
         model = getattr(ir, RUST_TO_PYTHON.get(rust_name, rust_name))
         assert issubclass(model, BaseModel)
@@ -66,7 +66,7 @@ def test_block_variants_and_schema_version_match_model_rs() -> None:
     enum = re.search(r"pub enum Block \{(.*?)\}", source, re.S)
     assert enum is not None
     variants = re.findall(r"^\s*(\w+)\(\w+\),", enum.group(1), re.M)
-    assert [v.lower() for v in variants] == list(ir.BLOCK_KINDS)
+    assert [re.sub(r"(?<!^)([A-Z])", r"_\1", v).lower() for v in variants] == list(ir.BLOCK_KINDS)
     version = re.search(r'pub const SCHEMA_VERSION: &str = "([^"]+)"', source)
     assert version is not None and version.group(1) == ir.SCHEMA_VERSION
 
@@ -88,7 +88,7 @@ def test_blocks_are_routed_by_kind() -> None:
     assert ("Equation", "equation") in kinds and ("Shape", "shape") in kinds
     assert ("Unknown", "unknown") in kinds
     for block in blocks:
-        assert type(block).__name__.lower() == block.kind
+        assert re.sub(r"(?<!^)([A-Z])", r"_\1", type(block).__name__).lower() == block.kind
 
 
 def test_a_kind_from_a_newer_reader_becomes_an_unknown_block() -> None:
@@ -176,10 +176,16 @@ def test_kind_reaches_nested_blocks_in_reading_order() -> None:
 def test_scopes() -> None:
     doc = showcase()
     furniture = texts(iter_blocks(doc, scope="furniture"))
-    assert furniture == ["머리말 텍스트", "꼬리말 텍스트", "각주 내용입니다.", "미주 내용입니다."]
+    assert furniture == [
+        "머리말 텍스트",
+        "꼬리말 텍스트",
+        "각주 내용입니다.",
+        "미주 내용입니다.",
+        "주민등록상 이름인지 확인",
+    ]
     everything = list(iter_blocks(doc, scope="all"))
     assert everything == list(iter_blocks(doc)) + list(iter_blocks(doc, scope="furniture"))
-    assert texts(iter_blocks(doc, kind="paragraph", scope="all"))[-1] == "미주 내용입니다."
+    assert texts(iter_blocks(doc, kind="paragraph", scope="all"))[-1] == "주민등록상 이름인지 확인"
 
 
 def test_bad_kind_or_scope_is_an_error() -> None:
@@ -218,3 +224,32 @@ def test_schema_describes_the_tagged_union_and_requires_every_field() -> None:
     blocks = schema["$defs"]["Section"]["properties"]["blocks"]["items"]
     assert blocks["discriminator"]["propertyName"] == "kind"
     assert set(blocks["discriminator"]["mapping"]) == set(ir.BLOCK_KINDS)
+
+
+def test_ir_written_by_a_1_0_reader_still_reads() -> None:
+    """Schema 1.1 only added fields: JSON a 1.0 reader wrote validates, the new fields at their defaults."""
+    old = HwpDocument.model_validate_json((HERE / "ir" / "showcase-1.0.json").read_text(encoding="utf-8"))
+    assert old.schema_version == "1.0"
+    paragraphs = list(iter_blocks(old, kind="paragraph", scope="all"))
+    assert paragraphs and all(p.fields == [] for p in paragraphs if isinstance(p, Paragraph))
+    assert all(f.author is None and f.anchor_text is None for f in old.furniture)
+
+
+def test_showcase_holds_every_1_1_addition() -> None:
+    doc = showcase()
+    paragraphs = [p for p in iter_blocks(doc, kind="paragraph") if isinstance(p, Paragraph)]
+    fields = [f for p in paragraphs for f in p.fields]
+    assert {f.value for f in fields if f.kind == "click_here"} == {"홍길동", ""}
+    filled = next(p for p in paragraphs if p.fields)
+    for f in filled.fields:
+        shown = filled.text[f.start : f.end]
+        assert shown == (f.value or f"[{f.name}: {f.guide}]")
+    # The deleted run is in the runs, not in the text.
+    deleted = [r for r in filled.runs if r.change is not None and r.change.kind == "deleted"]
+    assert deleted and deleted[0].text not in filled.text
+    assert "".join(r.text for r in filled.runs if r not in deleted) == filled.text
+    controls = list(iter_blocks(doc, kind="form_control"))
+    assert [c.control for c in controls if isinstance(c, ir.FormControl)] == ["checkbox", "combo_box"]
+    assert [f.kind for f in doc.furniture][-1] == "memo"
+    cells = [c for t in iter_blocks(doc, kind="table") if isinstance(t, Table) for c in t.cells]
+    assert any(c.field_name == "신청금액" for c in cells)

@@ -33,6 +33,8 @@ __all__ = [
     "Block",
     "BlockKind",
     "Equation",
+    "FieldRange",
+    "FormControl",
     "Furniture",
     "HwpDocument",
     "ListMarker",
@@ -48,6 +50,7 @@ __all__ = [
     "Style",
     "Table",
     "TableCell",
+    "TrackedChange",
     "Unknown",
     "child_blocks",
     "document_json_schema",
@@ -55,10 +58,10 @@ __all__ = [
 ]
 
 #: The schema version this module reads and writes (``model.rs``'s ``SCHEMA_VERSION``).
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
-BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "unknown"]
-BLOCK_KINDS: tuple[str, ...] = ("paragraph", "table", "picture", "equation", "shape", "unknown")
+BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "form_control", "unknown"]
+BLOCK_KINDS: tuple[str, ...] = ("paragraph", "table", "picture", "equation", "shape", "form_control", "unknown")
 
 U32 = Annotated[int, Field(ge=0, le=0xFFFF_FFFF)]
 U8 = Annotated[int, Field(ge=0, le=0xFF)]
@@ -132,6 +135,42 @@ class Run(_Model):
     superscript: bool = False
     subscript: bool = False
     link: str | None = Field(default=None, description="Hyperlink target when the run lies inside a hyperlink field.")
+    change: TrackedChange | None = Field(
+        default=None,
+        description="Set when the run is a tracked change. A deleted run's text is not in its paragraph's "
+        "`text` (the text is the final view); every other run's is.",
+    )
+
+
+class TrackedChange(_Model):
+    """A tracked change (변경 내용 추적): who inserted or deleted a run's text, and when."""
+
+    kind: str = Field(description="`inserted` or `deleted`.")
+    author: str | None = None
+    time: str | None = Field(default=None, description="As stored; null when absent.")
+
+
+class FieldRange(_Model):
+    """A field (필드): a stretch of a paragraph's text the document marks as one thing.
+
+    Click-here fields (누름틀) to fill in, dates, cross-references, mail-merge slots, formulas,
+    bookmarks. Hyperlinks are runs' ``link``, not fields.
+    """
+
+    kind: str = Field(
+        description="`click_here`, `date`, `page_number`, `cross_reference`, `mail_merge`, `formula`, "
+        "`bookmark`, `table_of_contents`, `summary`, `user_info`, `file_path` or `other`."
+    )
+    name: str | None = None
+    guide: str | None = Field(default=None, description="The instruction an empty click-here field shows.")
+    editable: bool = Field(default=False, description="Whether a form-mode reader may fill it in.")
+    value: str = Field(default="", description="What the document holds between the field's start and end.")
+    start: U32 = Field(
+        default=0,
+        description="First character of the paragraph's `text` the field spans (its value, or the guide "
+        "shown in place of an empty click-here field).",
+    )
+    end: U32 = Field(default=0, description="One past the field's last character in the paragraph's `text`.")
 
 
 class ListMarker(_Model):
@@ -170,6 +209,9 @@ class Paragraph(_Model):
     break_before: str | None = Field(
         default=None, description="`page` or `column` when the paragraph starts with a break."
     )
+    fields: builtins.list[FieldRange] = Field(
+        default_factory=builtins.list, description="Fields whose value lies in this paragraph, in text order."
+    )
     provenance: Provenance = Field(default_factory=Provenance)
 
 
@@ -181,6 +223,7 @@ class TableCell(_Model):
     row_span: U32 = 1
     col_span: U32 = 1
     header: bool = False
+    field_name: str | None = Field(default=None, description="The cell's field name, by which forms address it.")
     blocks: list[Block] = Field(default_factory=list)
 
 
@@ -227,6 +270,20 @@ class Shape(_Model):
     provenance: Provenance = Field(default_factory=Provenance)
 
 
+class FormControl(_Model):
+    """A form control (양식 개체): a checkbox, radio button, combo/list/edit box or button."""
+
+    kind: Literal["form_control"] = "form_control"
+    control: str = Field(description="`checkbox`, `radio`, `combo_box`, `list_box`, `edit`, `button` or `scroll_bar`.")
+    name: str | None = None
+    caption: str | None = None
+    value: str | None = Field(default=None, description="An edit or combo box's text, a list box's selection.")
+    checked: bool | None = Field(default=None, description="Ticked (checkbox, radio button); null for other controls.")
+    options: list[str] = Field(default_factory=list, description="A combo or list box's choices, where stored.")
+    group: str | None = Field(default=None, description="A radio button's group.")
+    provenance: Provenance = Field(default_factory=Provenance)
+
+
 class Unknown(_Model):
     """An object the reader recognised but does not model further (OLE, chart, video, form, ...).
 
@@ -263,7 +320,7 @@ def _read_future_block(value: Any) -> Any:
 # The tagged union first (pydantic-core validates it without calling Python); only a block it
 # rejects is tried as a block of a newer kind. That fallback is left out of the JSON Schema.
 _TaggedBlock = Annotated[
-    Union[Paragraph, Table, Picture, Equation, Shape, Unknown],  # noqa: UP007 -- a runtime type expression
+    Union[Paragraph, Table, Picture, Equation, Shape, FormControl, Unknown],  # noqa: UP007 -- a runtime type expression
     Field(discriminator="kind"),
 ]
 Block = Annotated[
@@ -274,13 +331,19 @@ Block = Annotated[
 
 
 class Furniture(_Model):
-    """Page headers/footers and foot/endnotes: what is not the running body."""
+    """Page headers/footers, foot/endnotes and memos: what is not the running body."""
 
-    kind: str = Field(description="`header`, `footer`, `footnote` or `endnote`.")
+    kind: str = Field(
+        description="`header`, `footer`, `footnote`, `endnote` or `memo` (a reviewer's note on a stretch of "
+        "the text, never part of that text)."
+    )
     applies_to: str | None = Field(
         default=None, description="`both`, `even` or `odd` for headers/footers; null for notes."
     )
     number: U32 | None = Field(default=None, description="The note number (notes only).")
+    author: str | None = Field(default=None, description="A memo's author, when stored.")
+    date: str | None = Field(default=None, description="A memo's date, when stored.")
+    anchor_text: str | None = Field(default=None, description="The text a memo is attached to.")
     blocks: list[Block] = Field(default_factory=list)
     provenance: Provenance = Field(default_factory=Provenance)
 
@@ -344,7 +407,7 @@ class HwpDocument(_Model):
         return cls.model_validate(json.loads(json_data), **kwargs)
 
 
-for _model in (TableCell, Table, Picture, Equation, Shape, Furniture, Section, HwpDocument):
+for _model in (Run, Paragraph, TableCell, Table, Picture, Equation, Shape, Furniture, Section, HwpDocument):
     _model.model_rebuild()
 
 
@@ -352,6 +415,8 @@ for _model in (TableCell, Table, Picture, Equation, Shape, Furniture, Section, H
 #: build the IR objects directly (``Document.to_ir``), without JSON and without validation.
 MODEL_CLASSES: dict[str, type[BaseModel]] = {
     "Document": HwpDocument,
+    # ``model.rs``'s ``Field`` (the name pydantic's ``Field`` already has here).
+    "Field": FieldRange,
     **{
         model.__name__: model
         for model in (
@@ -360,6 +425,7 @@ MODEL_CLASSES: dict[str, type[BaseModel]] = {
             Style,
             Provenance,
             Run,
+            TrackedChange,
             ListMarker,
             NoteRef,
             Paragraph,
@@ -368,6 +434,7 @@ MODEL_CLASSES: dict[str, type[BaseModel]] = {
             Picture,
             Equation,
             Shape,
+            FormControl,
             Unknown,
             Furniture,
             PageDefinition,

@@ -12,7 +12,9 @@ use crate::deferred::Deferred;
 use serde::Serialize;
 
 /// Bumped whenever the JSON shape changes in a way a consumer could notice.
-pub const SCHEMA_VERSION: &str = "1.0";
+/// 1.1 added fields, cell field names, form controls, memos (furniture of kind `memo`) and
+/// tracked changes: all additions, so a 1.0 reader of the JSON still reads it.
+pub const SCHEMA_VERSION: &str = "1.1";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -88,6 +90,41 @@ pub struct Run {
     pub subscript: bool,
     /// Hyperlink target when the run lies inside a hyperlink field.
     pub link: Option<String>,
+    /// Set when the run is a tracked change (변경 내용 추적). A deleted run's text is not in
+    /// its paragraph's `text` (the text is 한글's final view); every other run's is.
+    pub change: Option<TrackedChange>,
+}
+
+/// A tracked change: who inserted or deleted the run's text, and when.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TrackedChange {
+    /// `inserted` or `deleted`.
+    pub kind: String,
+    pub author: Option<String>,
+    /// As stored (HWPX: `2024-05-01T09:30:00Z`-like; HWP 5.0: its system time), `None` when absent.
+    pub time: Option<String>,
+}
+
+/// A field (필드): a stretch of a paragraph's text the document marks as one thing — a
+/// click-here field (누름틀) to fill in, a date, a cross-reference, a mail-merge slot, a
+/// formula, a bookmark. Hyperlinks are not listed here: they are runs' `link`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Field {
+    /// `click_here`, `date`, `page_number`, `cross_reference`, `mail_merge`, `formula`,
+    /// `bookmark`, `table_of_contents`, `summary`, `user_info`, `file_path`, `other`.
+    pub kind: String,
+    pub name: Option<String>,
+    /// The instruction an empty click-here field shows in its place (안내문).
+    pub guide: Option<String>,
+    /// Whether a form-mode reader may fill it in (HWP: editable while read-only).
+    pub editable: bool,
+    /// The field's value: what the document holds between its start and end ("" when empty).
+    pub value: String,
+    /// The characters `[start, end)` of the paragraph's `text` that the field spans: its
+    /// value, or, for an empty click-here field, the guide text shown in its place
+    /// (`[name: guide]`, see `Document::show_empty_fields`).
+    pub start: u32,
+    pub end: u32,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -125,6 +162,8 @@ pub struct Paragraph {
     pub note_refs: Vec<NoteRef>,
     /// `page` or `column` when the paragraph starts with an explicit break.
     pub break_before: Option<String>,
+    /// Fields whose value lies in this paragraph, in text order.
+    pub fields: Vec<Field>,
     pub provenance: Provenance,
 }
 
@@ -136,6 +175,8 @@ pub struct TableCell {
     pub row_span: u32,
     pub col_span: u32,
     pub header: bool,
+    /// The cell's field name (셀 필드 이름), by which forms address it.
+    pub field_name: Option<String>,
     pub blocks: Vec<Block>,
 }
 
@@ -192,6 +233,24 @@ pub struct Unknown {
     pub provenance: Provenance,
 }
 
+/// A form control (양식 개체) a reader fills in or ticks.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FormControl {
+    /// `checkbox`, `radio`, `combo_box`, `list_box`, `edit`, `button`, `scroll_bar`.
+    pub control: String,
+    pub name: Option<String>,
+    pub caption: Option<String>,
+    /// An edit box's or combo box's text, a list box's selection.
+    pub value: Option<String>,
+    /// Ticked (checkbox, radio button); `None` for controls that have no such state.
+    pub checked: Option<bool>,
+    /// A combo or list box's choices, where the format stores them.
+    pub options: Vec<String>,
+    /// A radio button's group.
+    pub group: Option<String>,
+    pub provenance: Provenance,
+}
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Block {
@@ -200,18 +259,25 @@ pub enum Block {
     Picture(Picture),
     Equation(Equation),
     Shape(Shape),
+    FormControl(FormControl),
     Unknown(Unknown),
 }
 
-/// Page headers/footers and foot/endnotes: what is not the running body.
+/// Page headers/footers, foot/endnotes and memos: what is not the running body.
 #[derive(Debug, Clone, Serialize)]
 pub struct Furniture {
-    /// `header`, `footer`, `footnote` or `endnote`.
+    /// `header`, `footer`, `footnote`, `endnote` or `memo` (메모: a reviewer's note on a
+    /// stretch of the text, never part of that text; memos come after the notes).
     pub kind: String,
     /// `both`, `even` or `odd` for headers/footers; `None` for notes.
     pub applies_to: Option<String>,
     /// The note number (notes only).
     pub number: Option<u32>,
+    /// A memo's author and date, when stored.
+    pub author: Option<String>,
+    pub date: Option<String>,
+    /// The text a memo is attached to (its anchor's range; `provenance` says where it is).
+    pub anchor_text: Option<String>,
     pub blocks: Vec<Block>,
     pub provenance: Provenance,
 }
@@ -279,6 +345,29 @@ impl Document {
     }
 }
 
+impl FormControl {
+    /// What 한글's page shows for the control, as text: a checkbox as `☑`/`☐` and a radio
+    /// button as `◉`/`○` before its caption, a button as `[caption]`, an edit, combo or list
+    /// box as its value. Every view writes this, so an agent reads a ticked box as ticked.
+    pub fn shown(&self) -> String {
+        let caption = self.caption.as_deref().unwrap_or("").trim();
+        let with_caption = |mark: &str| {
+            if caption.is_empty() {
+                mark.to_string()
+            } else {
+                format!("{mark} {caption}")
+            }
+        };
+        let on = self.checked == Some(true);
+        match self.control.as_str() {
+            "checkbox" => with_caption(if on { "☑" } else { "☐" }),
+            "radio" => with_caption(if on { "◉" } else { "○" }),
+            "button" if !caption.is_empty() => format!("[{caption}]"),
+            _ => self.value.as_deref().unwrap_or("").trim().to_string(),
+        }
+    }
+}
+
 impl Run {
     /// Whether the run carries no formatting and no link (a paragraph of such runs keeps none).
     pub fn is_plain(&self) -> bool {
@@ -289,6 +378,7 @@ impl Run {
             || self.superscript
             || self.subscript)
             && self.link.is_none()
+            && self.change.is_none()
     }
 }
 
@@ -310,7 +400,7 @@ pub fn for_each_block_mut(blocks: &mut [Block], f: &mut impl FnMut(&mut Block)) 
                 for_each_block_mut(&mut s.blocks, f);
                 for_each_block_mut(&mut s.caption, f);
             }
-            Block::Paragraph(_) | Block::Unknown(_) => {}
+            Block::Paragraph(_) | Block::FormControl(_) | Block::Unknown(_) => {}
         }
     }
 }
@@ -347,6 +437,7 @@ impl Block {
             Block::Picture(b) => &b.provenance,
             Block::Equation(b) => &b.provenance,
             Block::Shape(b) => &b.provenance,
+            Block::FormControl(b) => &b.provenance,
             Block::Unknown(b) => &b.provenance,
         }
     }
@@ -358,6 +449,7 @@ impl Block {
             Block::Picture(_) => "picture",
             Block::Equation(_) => "equation",
             Block::Shape(_) => "shape",
+            Block::FormControl(_) => "form_control",
             Block::Unknown(_) => "unknown",
         }
     }

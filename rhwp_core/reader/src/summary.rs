@@ -10,6 +10,8 @@ pub struct Counts {
     pub pictures: u64,
     pub equations: u64,
     pub shapes: u64,
+    pub form_controls: u64,
+    pub fields: u64,
     pub other_objects: u64,
     pub characters: u64,
 }
@@ -25,6 +27,7 @@ impl Counts {
         match block {
             Block::Paragraph(p) => {
                 self.paragraphs += 1;
+                self.fields += p.fields.len() as u64;
                 self.characters += p.text.chars().count() as u64;
             }
             Block::Table(t) => {
@@ -47,6 +50,7 @@ impl Counts {
                 self.add_blocks(&s.blocks);
                 self.add_blocks(&s.caption);
             }
+            Block::FormControl(_) => self.form_controls += 1,
             Block::Unknown(_) => self.other_objects += 1,
         }
     }
@@ -64,12 +68,17 @@ pub struct Summary {
     pub pictures: u64,
     pub equations: u64,
     pub shapes: u64,
+    /// Form controls (checkboxes, radio buttons, combo/list/edit boxes, buttons) in the body.
+    pub form_controls: u64,
+    /// Fields (click-here, date, cross-reference, ...) in the body; hyperlinks not counted.
+    pub fields: u64,
     pub other_objects: u64,
     pub characters: u64,
     pub headers: u64,
     pub footers: u64,
     pub footnotes: u64,
     pub endnotes: u64,
+    pub memos: u64,
     pub pages: Option<u32>,
     pub compressed: bool,
     pub distribution: bool,
@@ -104,12 +113,15 @@ pub fn summarize(doc: &Document) -> Summary {
         pictures: counts.pictures,
         equations: counts.equations,
         shapes: counts.shapes,
+        form_controls: counts.form_controls,
+        fields: counts.fields,
         other_objects: counts.other_objects,
         characters: counts.characters,
         headers: furniture("header"),
         footers: furniture("footer"),
         footnotes: furniture("footnote"),
         endnotes: furniture("endnote"),
+        memos: furniture("memo"),
         pages: doc.pages,
         compressed: doc.compressed,
         distribution: doc.distribution,

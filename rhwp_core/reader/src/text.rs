@@ -55,6 +55,7 @@ pub fn push_block(block: &Block, out: &mut String) {
             push_blocks(&s.blocks, out);
             push_blocks(&s.caption, out);
         }
+        Block::FormControl(c) => push_line(&c.shown(), out),
         Block::Unknown(u) => {
             if let Some(t) = &u.text {
                 push_line(t, out);

@@ -67,12 +67,15 @@ class Summary(TypedDict):
     pictures: int
     equations: int
     shapes: int
+    form_controls: int
+    fields: int
     other_objects: int
     characters: int
     headers: int
     footers: int
     footnotes: int
     endnotes: int
+    memos: int
     pages: int | None
     compressed: bool
     distribution: bool

@@ -132,6 +132,7 @@ impl Text {
                 superscript: attr & 0x20 != 0,
                 subscript: attr & 0x40 != 0,
                 link: None,
+                change: None,
             });
         }
     }
@@ -376,6 +377,9 @@ impl<'a> State<'a> {
                         kind: kind.into(),
                         applies_to: Some(applies.into()),
                         number: None,
+                        author: None,
+                        date: None,
+                        anchor_text: None,
                         blocks,
                         provenance,
                     });
@@ -404,6 +408,9 @@ impl<'a> State<'a> {
                         kind: kind.into(),
                         applies_to: None,
                         number: Some(number),
+                        author: None,
+                        date: None,
+                        anchor_text: None,
                         blocks,
                         provenance,
                     });
@@ -478,6 +485,7 @@ impl<'a> State<'a> {
                 list: None,
                 note_refs,
                 break_before,
+                fields: Vec::new(),
                 provenance: self.provenance(0, chars),
             }));
         }
@@ -613,6 +621,7 @@ fn table(
                 row_span: row_end - row,
                 col_span: col_end - col,
                 header: false,
+                field_name: None,
                 blocks,
             }
         })

@@ -301,6 +301,7 @@ fn clear_page(b: &mut Block) {
         Block::Picture(x) => &mut x.provenance,
         Block::Equation(x) => &mut x.provenance,
         Block::Shape(x) => &mut x.provenance,
+        Block::FormControl(x) => &mut x.provenance,
         Block::Unknown(x) => &mut x.provenance,
     };
     p.page = None;

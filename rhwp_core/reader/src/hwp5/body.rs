@@ -361,6 +361,7 @@ impl<'a> Ctx<'a> {
             list,
             note_refs: Vec::new(),
             break_before,
+            fields: Vec::new(),
             provenance: self.provenance(0, text_chars),
         };
 
@@ -497,6 +498,7 @@ impl<'a> Ctx<'a> {
                     superscript: format.superscript,
                     subscript: format.subscript,
                     link: link.clone(),
+                    change: None,
                 });
             }
             *run_start = d.text.len();

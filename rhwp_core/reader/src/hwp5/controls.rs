@@ -92,6 +92,9 @@ impl Ctx<'_> {
                         .into(),
                     ),
                     number: None,
+                    author: None,
+                    date: None,
+                    anchor_text: None,
                     blocks,
                     provenance: self.provenance(offset, offset),
                 };
@@ -113,6 +116,9 @@ impl Ctx<'_> {
                     kind: kind.into(),
                     applies_to: None,
                     number: Some(number),
+                    author: None,
+                    date: None,
+                    anchor_text: None,
                     blocks,
                     provenance: self.provenance(offset, offset),
                 });
@@ -207,6 +213,7 @@ impl Ctx<'_> {
                         row_span,
                         col_span,
                         header: false,
+                        field_name: None,
                         blocks,
                     });
                 }

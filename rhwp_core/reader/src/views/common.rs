@@ -284,7 +284,7 @@ fn body_note_refs<'a>(blocks: &'a [Block], out: &mut Vec<&'a NoteRef>) {
                 body_note_refs(&s.blocks, out);
                 body_note_refs(&s.caption, out);
             }
-            Block::Unknown(_) => {}
+            Block::FormControl(_) | Block::Unknown(_) => {}
         }
     }
 }

@@ -42,7 +42,7 @@ fn find_paragraph<'a>(
         }
         Block::Picture(p) => find_paragraph(&p.caption, wanted),
         Block::Equation(e) => find_paragraph(&e.caption, wanted),
-        Block::Unknown(_) => None,
+        Block::FormControl(_) | Block::Unknown(_) => None,
     })
 }
 

@@ -10,7 +10,7 @@ use super::common::{
 };
 use super::equation::to_latex;
 use crate::model::{
-    Block, Equation, ListMarker, Paragraph, Picture, Shape, Table, TableCell, Unknown,
+    Block, Equation, FormControl, ListMarker, Paragraph, Picture, Shape, Table, TableCell, Unknown,
 };
 use std::collections::HashMap;
 
@@ -263,6 +263,7 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
             Block::Picture(p) => self.picture(p),
             Block::Equation(e) => self.equation(e),
             Block::Shape(s) => self.shape(s),
+            Block::FormControl(c) => self.form_control(c),
             Block::Unknown(u) => self.unknown(u),
         }
     }
@@ -445,6 +446,23 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
         self.blocks(&shape.blocks);
         self.caption_div(&shape.caption);
         self.out.push("</div>".to_owned());
+    }
+
+    /// A form control as the text it shows (`FormControl::shown`), marked as a control with
+    /// its kind and, for boxes that tick, its state (so styles and scripts need not parse ☑).
+    fn form_control(&mut self, control: &FormControl) {
+        let shown = control.shown();
+        let mut body = String::new();
+        text(strip(&shown), &mut body);
+        let state = match control.checked {
+            Some(true) => " data-checked=\"true\"",
+            Some(false) => " data-checked=\"false\"",
+            None => "",
+        };
+        self.out.push(format!(
+            "<p class=\"form-control\" data-control=\"{}\"{state}>{body}</p>",
+            attr(&control.control)
+        ));
     }
 
     fn unknown(&mut self, unknown: &Unknown) {

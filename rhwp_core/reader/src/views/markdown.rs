@@ -17,7 +17,7 @@ use super::headings::detected_heading_levels;
 use super::html_fragment::HtmlFragment;
 use super::markdown_inline::{delimited, escape, escape_line_start, md_formatted, wrap};
 use crate::model::{
-    Block, Document, Equation, Paragraph, Picture, Shape, Table, TableCell, Unknown,
+    Block, Document, Equation, FormControl, Paragraph, Picture, Shape, Table, TableCell, Unknown,
 };
 use std::collections::HashMap;
 
@@ -219,6 +219,7 @@ impl<'a> Renderer<'a> {
             Block::Picture(p) => self.picture(p),
             Block::Equation(e) => self.equation(e),
             Block::Shape(s) => self.shape(s),
+            Block::FormControl(c) => form_control(c),
             Block::Unknown(u) => unknown(u),
         }
     }
@@ -394,6 +395,16 @@ impl<'a> Renderer<'a> {
             })
             .collect()
     }
+}
+
+/// A form control as the text it shows (`FormControl::shown`), escaped like any text.
+fn form_control(control: &FormControl) -> String {
+    let shown = control.shown();
+    let text = strip(&shown);
+    if text.is_empty() {
+        return String::new();
+    }
+    escape_line_start(&escape(text))
 }
 
 fn unknown(unknown: &Unknown) -> String {

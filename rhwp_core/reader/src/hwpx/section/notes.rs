@@ -117,6 +117,9 @@ impl Parser<'_> {
             kind: kind.into(),
             applies_to,
             number,
+            author: None,
+            date: None,
+            anchor_text: None,
             blocks,
             provenance,
         });

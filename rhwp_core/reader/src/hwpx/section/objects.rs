@@ -203,6 +203,7 @@ impl Parser<'_> {
                 list: None,
                 note_refs: Vec::new(),
                 break_before: None,
+                fields: Vec::new(),
                 provenance: Provenance {
                     char_start: 0,
                     char_end: chars,

@@ -108,6 +108,7 @@ fn set_block_page(block: &mut Block, page: Option<u32>) {
             set_page(&mut x.blocks, page);
             set_page(&mut x.caption, page);
         }
+        Block::FormControl(x) => x.provenance.page = page,
         Block::Unknown(x) => x.provenance.page = page,
     }
 }

@@ -202,6 +202,7 @@ impl Parser<'_> {
                 superscript: cs.superscript,
                 subscript: cs.subscript,
                 link: link.map(str::to_string),
+                change: None,
             },
         ));
     }
@@ -238,6 +239,7 @@ impl Parser<'_> {
                 list,
                 note_refs,
                 break_before,
+                fields: Vec::new(),
                 provenance,
             }));
         }

@@ -60,6 +60,7 @@ impl Parser<'_> {
                     row_span: 1,
                     col_span: 1,
                     header: attr_flag(e, "header"),
+                    field_name: None,
                     blocks: Vec::new(),
                 })),
             );
