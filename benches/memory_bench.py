@@ -64,7 +64,7 @@ def child(path: str) -> dict[str, Any]:
         import importlib
 
         before = _current_rss()
-        for module in ("rhwp_core.ir", "rhwp_core.views", "rhwp_core.views.markdown", "rhwp_core.views.html"):
+        for module in ("rhwp_core.ir",):
             try:
                 importlib.import_module(module)
             except ImportError:

@@ -148,8 +148,8 @@ impl NativeDocument {
     }
 
     /// The text of every top-level block in reading order, with where it comes from:
-    /// `(scope, section, paragraph, kind, page, text)`; scope is `body` or `furniture`
-    /// (furniture only when asked). Lets consumers (chunkers) align on blocks without the IR.
+    /// `(scope, section, paragraph, kind, page, text)`; scope is `body`, `furniture` or
+    /// `annotation` (a memo) (the last two only when asked). Lets consumers (chunkers) align on blocks without the IR.
     #[allow(clippy::type_complexity)]
     fn block_texts(
         &self,
@@ -175,13 +175,18 @@ impl NativeDocument {
                 let mut text = String::new();
                 rhwp_reader::text::push_blocks(&f.blocks, &mut text);
                 let p = &f.provenance;
-                let kind: &'static str = match f.kind.as_str() {
-                    "header" => "header",
-                    "footer" => "footer",
-                    "footnote" => "footnote",
-                    _ => "endnote",
+                let (scope, kind): (&'static str, &'static str) = match f.kind.as_str() {
+                    "header" => ("furniture", "header"),
+                    "footer" => ("furniture", "footer"),
+                    "footnote" => ("furniture", "footnote"),
+                    // A reviewer's note, labelled as in extract_text: never the document's words.
+                    "memo" => {
+                        text = format!("{} {text}", rhwp_reader::text::memo_label(f));
+                        ("annotation", "memo")
+                    }
+                    _ => ("furniture", "endnote"),
                 };
-                out.push(("furniture", p.section, p.paragraph, kind, p.page, text));
+                out.push((scope, p.section, p.paragraph, kind, p.page, text));
             }
         }
         out

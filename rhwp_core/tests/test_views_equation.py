@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rhwp_core.views.equation import to_latex
+from oracle_views.equation import to_latex
 
 
 @pytest.mark.parametrize(

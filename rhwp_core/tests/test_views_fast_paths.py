@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from rhwp_core.views._common import _FORBIDDEN, clean
+from oracle_views._common import _FORBIDDEN, clean
 
 
 def test_every_forbidden_character_is_non_printable() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle_views.html import render_html
 from rhwp_core.ir import (
     Equation,
     Furniture,
@@ -25,7 +26,6 @@ from rhwp_core.ir import (
     Unknown,
     iter_blocks,
 )
-from rhwp_core.views.html import render_html
 from rhwp_core_test_support import parse_html_strictly, plain_text, recall, showcase
 
 

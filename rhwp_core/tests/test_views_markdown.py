@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from oracle_views.markdown import render_block_markdown, render_markdown
 from rhwp_core.ir import (
     Furniture,
     HwpDocument,
@@ -23,7 +24,6 @@ from rhwp_core.ir import (
     TableCell,
     iter_blocks,
 )
-from rhwp_core.views.markdown import render_block_markdown, render_markdown
 from rhwp_core_test_support import markdown_table_count as table_count
 from rhwp_core_test_support import plain_text, recall, showcase
 
@@ -114,7 +114,11 @@ def test_text_box_table_inside_blockquote() -> None:
 
 def test_notes_are_referenced_and_defined_at_the_end() -> None:
     markdown = render_markdown(showcase())
-    assert markdown.endswith("[^1]: 각주 내용입니다.\n\n[^e1]: 미주 내용입니다.\n")
+    # The notes are defined after the body; the memo comes after them, labelled, never in the body.
+    notes = "[^1]: 각주 내용입니다.\n\n[^e1]: 미주 내용입니다.\n\n"
+    memo = '**\\[메모 (검토자, 2024-03-02): "홍길동"\\]** 주민등록상 이름인지 확인\n'
+    assert markdown.endswith(notes + memo)
+    assert markdown.count("주민등록상 이름인지 확인") == 1
 
 
 def test_restarted_note_numbers_get_distinct_labels() -> None:

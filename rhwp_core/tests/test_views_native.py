@@ -23,8 +23,8 @@ import pytest
 from corpus_support import FIXTURES, SHARED, require_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rhwp_core.views.html import render_html
-from rhwp_core.views.markdown import render_block_markdown, render_markdown
+from oracle_views.html import render_html
+from oracle_views.markdown import render_block_markdown, render_markdown
 
 import rhwp_core
 from rhwp_core import HwpError

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .document import BlockText, Document
+    from .document import Document
+    from .navigation import BlockText
 
 Mode = Literal["single", "paragraph", "ir-blocks"]
 MODES: tuple[str, ...] = get_args(Mode)

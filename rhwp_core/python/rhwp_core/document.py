@@ -15,27 +15,16 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import _native
 from .errors import HwpError, from_native, opening
+from .navigation import BlockText, Heading, Place, effective_pages, outline, parse_pages, places
 
 if TYPE_CHECKING:
     from .ir import Block, HwpDocument
-    from .navigation import Heading, Place
 
 Scope = Literal["body", "furniture", "all"]
-
-
-class BlockText(NamedTuple):
-    """One top-level block's plain text and where it comes from."""
-
-    scope: str
-    section: int
-    paragraph: int
-    kind: str
-    page: int | None
-    text: str
 
 
 __all__ = ["BlockText", "Document", "Scope", "parse"]
@@ -217,7 +206,6 @@ class Document:
         units = [BlockText(*row) for row in self._native.block_texts(include_furniture)]
         if pages is None:
             return units
-        from .navigation import effective_pages, parse_pages
 
         wanted = parse_pages(pages, self.page_count)
         kept: list[BlockText] = []
@@ -231,8 +219,6 @@ class Document:
         """The headings in reading order, each with its level, text, top-level block index, page,
         and where it starts in ``extract_text()`` and in ``to_markdown()`` (see rhwp_core.navigation)."""
         if self._outline is None:
-            from .navigation import outline
-
             self._outline = outline(self.to_ir(), self.places())
         return self._outline
 
@@ -243,8 +229,6 @@ class Document:
         The outline and the search pack address blocks through these."""
         found = self._places.get(include_furniture)
         if found is None:
-            from .navigation import places
-
             _, starts = self._body_markdown()
             ir = self.to_ir() if include_furniture else None
             found = self._places[include_furniture] = places(self.block_texts(include_furniture), starts, ir)
@@ -301,7 +285,6 @@ class Document:
         ir = self.to_ir()
         if pages is None:
             return ir
-        from .navigation import effective_pages, parse_pages
 
         wanted = parse_pages(pages, self.page_count)
         body = [b for section in ir.sections for b in section.blocks]
@@ -319,7 +302,6 @@ class Document:
     def _selection(self, pages: str) -> tuple[list[int], list[int]]:
         """What ``_ir_of_pages(pages)`` keeps, as indices: the top-level body blocks (reading order
         over all sections) and the furniture items on those pages."""
-        from .navigation import effective_pages, parse_pages
 
         wanted = parse_pages(pages, self.page_count)
         body, furniture = self._native.block_pages()

@@ -20,13 +20,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .document import BlockText
     from .ir import Block, HwpDocument
+
+
+class BlockText(NamedTuple):
+    """One top-level block's plain text and where it comes from (``Document.block_texts``).
+
+    ``scope`` is ``body``, ``furniture`` (headers, footers, notes) or ``annotation`` (memos).
+    """
+
+    scope: str
+    section: int
+    paragraph: int
+    kind: str
+    page: int | None
+    text: str
+
 
 _CHAPTER = re.compile(r"^\s*제\s*\d+\s*([장편부절])(?=\s|\.|$)")
 _ROMAN = re.compile(r"^\s*[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫ]+\s*[.)]?(?=\s)")
@@ -279,6 +293,7 @@ def effective_pages(pages: Iterable[int | None]) -> list[int]:
 
 __all__ = [
     "MAX_OUTLINE_TEXT",
+    "BlockText",
     "Heading",
     "Place",
     "block_plain_text",

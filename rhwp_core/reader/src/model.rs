@@ -369,6 +369,11 @@ impl FormControl {
 }
 
 impl Run {
+    /// A tracked deletion: its text is not in the paragraph's (final) text.
+    pub fn is_deleted(&self) -> bool {
+        self.change.as_ref().is_some_and(|c| c.kind == "deleted")
+    }
+
     /// Whether the run carries no formatting and no link (a paragraph of such runs keeps none).
     pub fn is_plain(&self) -> bool {
         !(self.bold
@@ -406,11 +411,15 @@ pub fn for_each_block_mut(blocks: &mut [Block], f: &mut impl FnMut(&mut Block)) 
 }
 
 impl Document {
-    /// Empty the runs of paragraphs that carry no formatting or link (see `Paragraph::runs`).
-    /// Both readers build runs as they go; this is the one place the rule is applied.
+    /// Empty the runs of paragraphs that carry no formatting or link (see `Paragraph::runs`),
+    /// and show each empty click-here field's guide in its place (`field::show_empty_fields`).
+    /// Every reader builds runs and fields as it goes; this is the one place the rules apply.
     pub fn drop_plain_runs(&mut self) {
         self.for_each_block_mut(&mut |block| {
             if let Block::Paragraph(p) = block {
+                if !p.fields.is_empty() {
+                    crate::field::show_empty_fields(p);
+                }
                 if p.runs.iter().all(Run::is_plain) {
                     p.runs = Vec::new();
                 }

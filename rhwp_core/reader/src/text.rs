@@ -71,11 +71,38 @@ pub fn block_text(block: &Block) -> String {
     out
 }
 
+/// How every view introduces a memo: `[메모 (author, date): "anchor"]`, the parts it has.
+/// A memo is a reviewer's note, not the document's text: the label says so and names the
+/// words it is attached to, so an agent never reads it as what the form says.
+pub fn memo_label(memo: &Furniture) -> String {
+    fn nonempty(s: &Option<String>) -> Option<&str> {
+        s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+    }
+    let by: Vec<&str> = [nonempty(&memo.author), nonempty(&memo.date)]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut label = String::from("[메모");
+    if !by.is_empty() {
+        label.push_str(&format!(" ({})", by.join(", ")));
+    }
+    if let Some(anchor) = nonempty(&memo.anchor_text) {
+        let anchor: String = anchor.split_whitespace().collect::<Vec<_>>().join(" ");
+        label.push_str(&format!(": \"{anchor}\""));
+    }
+    label.push(']');
+    label
+}
+
 /// Headers and footers repeat on every page (and are often stored once per
 /// section with the same words): each distinct one is written once.
 pub fn push_furniture(furniture: &[Furniture], out: &mut String) {
     let mut seen: HashSet<String> = HashSet::new();
-    for order in [["header", "footer"], ["footnote", "endnote"]] {
+    for order in [
+        ["header", "footer"],
+        ["footnote", "endnote"],
+        ["memo", "memo"],
+    ] {
         for f in furniture
             .iter()
             .filter(|f| order.contains(&f.kind.as_str()))
@@ -88,6 +115,9 @@ pub fn push_furniture(furniture: &[Furniture], out: &mut String) {
             let repeating = matches!(f.kind.as_str(), "header" | "footer");
             if repeating && !seen.insert(text.clone()) {
                 continue;
+            }
+            if f.kind == "memo" {
+                text = format!("{} {text}", memo_label(f));
             }
             push_line(&text, out);
         }

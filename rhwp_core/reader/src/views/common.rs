@@ -57,13 +57,14 @@ fn inside_word(left: &str, right: &str) -> bool {
 /// The runs are used when they spell the text exactly, else the text alone; with `whole_words`
 /// formatting that changes inside a word is reduced to what both sides share.
 pub fn inline_pieces(paragraph: &Paragraph, whole_words: bool) -> Vec<Piece<'_>> {
-    let runs = &paragraph.runs;
+    // A deleted run (tracked change) is not in the text: the views show the final version.
+    let runs: Vec<&Run> = paragraph.runs.iter().filter(|r| !r.is_deleted()).collect();
     let text = paragraph.text.as_str();
     if runs.len() == 1 && runs[0].text == text && paragraph.note_refs.is_empty() {
         if text.is_empty() {
             return Vec::new();
         }
-        return vec![Piece::Text(text.to_owned(), Format::of(&runs[0]))];
+        return vec![Piece::Text(text.to_owned(), Format::of(runs[0]))];
     }
     let spelled = !runs.is_empty() && {
         let mut rest = text;

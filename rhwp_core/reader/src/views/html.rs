@@ -97,6 +97,20 @@ fn page_furniture(doc: &Document, notes: &NoteIndex<'_>, kind: &str, out: &mut V
     }
 }
 
+/// Each memo as an `<aside>` after the notes: a reviewer's note is not the document's text.
+/// Its label (`text::memo_label`) says whose note it is and the words it is attached to.
+fn memos(doc: &Document, renderer: &mut HtmlFragment<'_, '_>) {
+    for memo in doc.furniture.iter().filter(|f| f.kind == "memo") {
+        let mut label = String::new();
+        text(&crate::text::memo_label(memo), &mut label);
+        renderer.out.push(format!(
+            "<aside class=\"memo\" role=\"note\"><p class=\"memo-label\">{label}</p>"
+        ));
+        renderer.blocks(&memo.blocks);
+        renderer.out.push("</aside>".to_owned());
+    }
+}
+
 /// `notes_section`: the notes of a kind, each linking back to its first reference.
 fn notes_section(renderer: &mut HtmlFragment<'_, '_>, kind: &str) {
     let notes = renderer.notes;
@@ -178,6 +192,7 @@ pub fn render_html(doc: &Document, include_css: bool, include_furniture: bool) -
     }
     notes_section(&mut renderer, "footnote");
     notes_section(&mut renderer, "endnote");
+    memos(doc, &mut renderer);
     renderer.out.push("</body>".to_owned());
     renderer.out.push("</html>".to_owned());
     let mut html = renderer.out.join("\n");

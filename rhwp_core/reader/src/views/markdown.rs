@@ -376,6 +376,24 @@ impl<'a> Renderer<'a> {
         seen
     }
 
+    /// Each memo after the notes, as a paragraph of its own: its label (`text::memo_label`:
+    /// whose note, on which words) in bold, then the note. Never inside the text it annotates.
+    fn memos(&self, doc: &Document) -> Vec<String> {
+        doc.furniture
+            .iter()
+            .filter(|f| f.kind == "memo")
+            .map(|memo| {
+                let label = format!("**{}**", escape(&crate::text::memo_label(memo)));
+                let body = self.blocks(&memo.blocks, None);
+                if body.is_empty() {
+                    label
+                } else {
+                    format!("{label} {body}")
+                }
+            })
+            .collect()
+    }
+
     fn note_definitions(&self) -> Vec<String> {
         self.notes
             .notes
@@ -510,6 +528,7 @@ pub fn render_markdown(doc: &Document, include_furniture: bool) -> (String, Vec<
         parts.extend(renderer.page_furniture(doc, "footer"));
     }
     parts.extend(renderer.note_definitions());
+    parts.extend(renderer.memos(doc));
     if parts.is_empty() {
         return (String::new(), block_starts);
     }

@@ -6,7 +6,18 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..ir import Block, Furniture, HwpDocument, NoteRef, Paragraph, Run, Table, TableCell, iter_blocks
+from rhwp_core.ir import (
+    Block,
+    FormControl,
+    Furniture,
+    HwpDocument,
+    NoteRef,
+    Paragraph,
+    Run,
+    Table,
+    TableCell,
+    iter_blocks,
+)
 
 __all__ = [
     "InlinePiece",
@@ -90,7 +101,8 @@ def inline_pieces(paragraph: Paragraph, whole_words: bool = False) -> list[Inlin
     reduced to what both sides share, so markup never splits a word in the source text -- what
     Markdown needs to stay searchable; HTML, whose text nodes join, keeps the exact formatting.
     """
-    runs = paragraph.runs
+    # A deleted run (tracked change) is not in the text: the views show the final version.
+    runs = [run for run in paragraph.runs if run.change is None or run.change.kind != "deleted"]
     if len(runs) == 1 and runs[0].text == paragraph.text and not paragraph.note_refs:
         return [InlinePiece(paragraph.text, runs[0])] if paragraph.text else []
     if not runs or "".join(run.text for run in runs) != paragraph.text:
@@ -271,3 +283,28 @@ def document_title(doc: HwpDocument) -> str:
         if title:
             return title if len(title) <= 80 else title[:79] + "…"
     return "Untitled"
+
+
+def form_control_shown(control: FormControl) -> str:
+    """What the page shows for a form control: ☑/☐ or ◉/○ and the caption, ``[caption]`` for a
+    button, else the value."""
+    caption = (control.caption or "").strip()
+    on = control.checked is True
+    if control.control in ("checkbox", "radio"):
+        mark = ("☑" if on else "☐") if control.control == "checkbox" else ("◉" if on else "○")
+        return f"{mark} {caption}" if caption else mark
+    if control.control == "button" and caption:
+        return f"[{caption}]"
+    return (control.value or "").strip()
+
+
+def memo_label(memo: Furniture) -> str:
+    """``[메모 (author, date): "anchor"]`` with the parts the memo has."""
+    by = [s.strip() for s in (memo.author, memo.date) if s and s.strip()]
+    label = "[메모"
+    if by:
+        label += f" ({', '.join(by)})"
+    anchor = (memo.anchor_text or "").strip()
+    if anchor:
+        label += ': "' + " ".join(anchor.split()) + '"'
+    return label + "]"

@@ -17,13 +17,29 @@ from collections.abc import Sequence
 from html import escape
 from operator import itemgetter
 
-from ..ir import Block, Equation, HwpDocument, NoteRef, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
+from rhwp_core.ir import (
+    Block,
+    Equation,
+    FormControl,
+    HwpDocument,
+    NoteRef,
+    Paragraph,
+    Picture,
+    Run,
+    Shape,
+    Table,
+    TableCell,
+    Unknown,
+)
+
 from ._common import (
     InlinePiece,
     NoteIndex,
     clean,
     document_title,
+    form_control_shown,
     inline_pieces,
+    memo_label,
     paragraph_is_empty,
     placed_cells,
     safe_url,
@@ -200,6 +216,10 @@ class HtmlRenderer:
             self.equation(block)
         elif isinstance(block, Shape):
             self.shape(block)
+        elif isinstance(block, FormControl):
+            state = "" if block.checked is None else f' data-checked="{"true" if block.checked else "false"}"'
+            shown = _text(form_control_shown(block).strip())
+            self.out.append(f'<p class="form-control" data-control="{_attr(block.control)}"{state}>{shown}</p>')
         elif isinstance(block, Unknown):
             self.unknown(block)
 
@@ -357,7 +377,7 @@ class HtmlRenderer:
 
 def render_html(doc: HwpDocument, include_css: bool = False, include_furniture: bool = False) -> str:
     """A complete HTML5 document for ``doc``; ``include_furniture`` adds page headers/footers."""
-    from ..navigation import detected_heading_levels
+    from rhwp_core.navigation import detected_heading_levels
 
     renderer = HtmlRenderer(NoteIndex(doc), levels=detected_heading_levels(doc))
     out = renderer.out
@@ -385,6 +405,11 @@ def render_html(doc: HwpDocument, include_css: bool = False, include_furniture: 
         renderer.page_furniture(doc, "footer")
     renderer.notes_section("footnote")
     renderer.notes_section("endnote")
+    for memo in doc.furniture:
+        if memo.kind == "memo":
+            out.append(f'<aside class="memo" role="note"><p class="memo-label">{_text(memo_label(memo))}</p>')
+            renderer.blocks(memo.blocks)
+            out.append("</aside>")
     out.append("</body>")
     out.append("</html>")
     return "\n".join(out) + "\n"

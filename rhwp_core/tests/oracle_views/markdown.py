@@ -30,8 +30,31 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from ..ir import Block, Equation, HwpDocument, Paragraph, Picture, Run, Shape, Table, TableCell, Unknown
-from ._common import InlinePiece, NoteIndex, clean, inline_pieces, paragraph_is_empty, placed_cells, safe_url
+from rhwp_core.ir import (
+    Block,
+    Equation,
+    FormControl,
+    HwpDocument,
+    Paragraph,
+    Picture,
+    Run,
+    Shape,
+    Table,
+    TableCell,
+    Unknown,
+)
+
+from ._common import (
+    InlinePiece,
+    NoteIndex,
+    clean,
+    form_control_shown,
+    inline_pieces,
+    memo_label,
+    paragraph_is_empty,
+    placed_cells,
+    safe_url,
+)
 from .equation import to_latex
 from .html import HtmlRenderer
 
@@ -253,6 +276,9 @@ class _MarkdownRenderer:
             return self.equation(block)
         if isinstance(block, Shape):
             return self.shape(block)
+        if isinstance(block, FormControl):
+            shown = form_control_shown(block).strip()
+            return _escape_line_start(_escape(shown)) if shown else ""
         if isinstance(block, Unknown):
             return self.unknown(block)
         return ""
@@ -394,7 +420,7 @@ def render_markdown(
     With ``block_starts``, the start of each top-level body block in the result (None when the
     block renders empty) is appended to it, in reading order.
     """
-    from ..navigation import detected_heading_levels
+    from rhwp_core.navigation import detected_heading_levels
 
     renderer = _MarkdownRenderer(doc, levels=detected_heading_levels(doc))
     parts: list[str] = []
@@ -412,6 +438,11 @@ def render_markdown(
     if include_furniture:
         parts.extend(renderer.page_furniture("footer"))
     parts.extend(renderer.note_definitions())
+    for memo in doc.furniture:
+        if memo.kind == "memo":
+            label = f"**{_escape(memo_label(memo))}**"
+            body = renderer.blocks(memo.blocks)
+            parts.append(f"{label} {body}" if body else label)
     return "\n\n".join(parts) + "\n" if parts else ""
 
 
