@@ -154,10 +154,7 @@ mod tests {
         });
         p.provenance.char_end = 11;
         show_empty_fields(&mut p);
-        assert_eq!(
-            p.text,
-            "성명:[성명: 이름을 입력하세요] 전화:[전화] 홍길동"
-        );
+        assert_eq!(p.text, "성명:[성명: 이름을 입력하세요] 전화:[전화] 홍길동");
         let shown: Vec<String> = p
             .fields
             .iter()
