@@ -21,10 +21,11 @@
 //! without any line segment has `pages: None`.
 
 use super::doc_info::{DocInfo, HeadKind};
-use super::record::{subtree_end, tag, Reader, Record};
+use super::fields;
+use super::record::{ctrl_id, subtree_end, tag, Reader, Record};
 use crate::limits::Limits;
 use crate::model::{
-    Block, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
+    Block, Field, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
 };
 use crate::numbering::{expand_template, NumberStyle};
 use crate::{Error, Result};
@@ -119,6 +120,108 @@ pub struct Ctx<'a> {
     pub counters: Vec<[u32; 7]>,
     pub footnotes: u32,
     pub endnotes: u32,
+    /// Fields still open at the end of a paragraph (a field may span paragraphs of one list),
+    /// innermost last.
+    open_fields: Vec<OpenField>,
+    /// Memo anchors and memo texts, matched by memo index once the whole document is read.
+    pub memos: Memos,
+}
+
+/// A field whose end is in a later paragraph: where its value is kept.
+#[derive(Debug)]
+struct OpenField {
+    depth: u32,
+    /// The paragraph block (index in its list) and the field's index in it.
+    field: Option<(usize, usize)>,
+    /// Its memo anchor (index in `Memos::anchors`).
+    memo: Option<usize>,
+}
+
+/// The text a memo is attached to: a memo field's (`%%me`, or `%unk` with a memo index) span.
+#[derive(Debug)]
+pub struct MemoAnchor {
+    pub index: i32,
+    pub text: String,
+    pub provenance: Provenance,
+}
+
+/// A memo's content: a MEMO_LIST record (memo index, u32) followed by a LIST_HEADER and the
+/// memo's paragraphs, all one level below the paragraph they follow.
+#[derive(Debug)]
+pub struct MemoBody {
+    pub index: u32,
+    pub blocks: Vec<Block>,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Default)]
+pub struct Memos {
+    pub anchors: Vec<MemoAnchor>,
+    pub bodies: Vec<MemoBody>,
+}
+
+impl Memos {
+    pub fn append(&mut self, other: &mut Memos) {
+        self.anchors.append(&mut other.anchors);
+        self.bodies.append(&mut other.bodies);
+    }
+
+    /// One memo furniture per memo text, in the order of the anchors that name it (memo
+    /// index); memo texts no anchor names follow, anchored nowhere.
+    pub fn into_furniture(self) -> Vec<Furniture> {
+        let mut bodies: Vec<Option<MemoBody>> = self.bodies.into_iter().map(Some).collect();
+        let mut out = Vec::with_capacity(bodies.len());
+        let memo = |body: MemoBody, anchor: Option<MemoAnchor>| {
+            let (anchor_text, provenance) = match anchor {
+                Some(a) => (Some(a.text), a.provenance),
+                None => (None, body.provenance),
+            };
+            Furniture {
+                kind: "memo".into(),
+                applies_to: None,
+                number: None,
+                author: None,
+                date: None,
+                anchor_text,
+                blocks: body.blocks,
+                provenance,
+            }
+        };
+        for anchor in self.anchors {
+            let found = bodies.iter_mut().find(|b| {
+                b.as_ref()
+                    .is_some_and(|b| b.index as i64 == anchor.index as i64)
+            });
+            if let Some(body) = found.and_then(Option::take) {
+                out.push(memo(body, Some(anchor)));
+            }
+        }
+        out.extend(bodies.into_iter().flatten().map(|b| memo(b, None)));
+        out
+    }
+}
+
+/// A field met in a paragraph's text (see `Ctx::text_field`).
+#[derive(Debug)]
+struct TextField {
+    field: Field,
+    /// Byte offset of its value in the paragraph's text.
+    start_byte: usize,
+    /// Memo index when the field anchors a memo.
+    memo: Option<i32>,
+    /// Whether a memo anchor only (`%%me`), not listed as a field.
+    memo_only: bool,
+    closed: bool,
+}
+
+/// What a field-start character opened (closed by the next field-end character).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Link,
+    Field(usize),
+    /// A field opened in an earlier paragraph.
+    Carried,
+    Other,
 }
 
 /// Control-character classes (spec "제어 문자"): how many UTF-16 units each occupies.
@@ -147,6 +250,10 @@ struct Decoded {
     runs: Vec<Run>,
     /// For each extended control in order: (char offset in text, unit position).
     anchors: Vec<(u32, u32)>,
+    /// Fields starting in this paragraph, in text order.
+    fields: Vec<TextField>,
+    /// Byte offsets where fields carried from earlier paragraphs end, innermost first.
+    carried_ends: Vec<usize>,
 }
 
 /// The hyperlink target of a `%hlk` field's command string: up to the first
@@ -182,6 +289,8 @@ impl<'a> Ctx<'a> {
             counters: Vec::new(),
             footnotes: 0,
             endnotes: 0,
+            open_fields: Vec::new(),
+            memos: Memos::default(),
         }
     }
 
@@ -226,6 +335,7 @@ impl<'a> Ctx<'a> {
             }
             i = end.max(i + 1);
         }
+        self.open_fields.clear();
         Ok(Section {
             index: self.section,
             page: self.page_def.take(),
@@ -260,6 +370,8 @@ impl<'a> Ctx<'a> {
             self.paragraph(i, end, None, &mut blocks)?;
             i = end;
         }
+        let depth = self.depth;
+        self.open_fields.retain(|o| o.depth < depth);
         self.depth -= 1;
         Ok(blocks)
     }
@@ -285,6 +397,7 @@ impl<'a> Ctx<'a> {
         let mut shape_rec = None;
         let mut line_rec = None;
         let mut ctrls: Vec<usize> = Vec::new();
+        let mut memo_lists: Vec<usize> = Vec::new();
         for j in i + 1..end {
             let r = self.recs[j];
             if r.level != level + 1 {
@@ -295,15 +408,26 @@ impl<'a> Ctx<'a> {
                 tag::PARA_CHAR_SHAPE => shape_rec = Some(j),
                 tag::PARA_LINE_SEG => line_rec = Some(j),
                 tag::CTRL_HEADER => ctrls.push(j),
+                tag::MEMO_LIST => memo_lists.push(j),
                 _ => {}
             }
         }
 
-        let decoded = self.decode_text(
+        let carried = self
+            .open_fields
+            .iter()
+            .rev()
+            .take_while(|o| o.depth == self.depth)
+            .count();
+        let mut decoded = self.decode_text(
             text_rec.map(|j| self.data(j)).unwrap_or(&[]),
             shape_rec,
             &ctrls,
+            carried,
         );
+        if carried > 0 {
+            self.continue_fields(carried, &decoded, out);
+        }
 
         // Pages from the line layout of section-level paragraphs.
         let mut line_pages: Vec<(u32, u32)> = Vec::new();
@@ -385,11 +509,78 @@ impl<'a> Ctx<'a> {
             }
             self.anchor = saved;
         }
-        if !paragraph.text.is_empty() {
+        // Fields: listed in the paragraph where they start; memo fields become memo anchors.
+        for tf in std::mem::take(&mut decoded.fields) {
+            let memo = tf.memo.map(|index| {
+                self.memos.anchors.push(MemoAnchor {
+                    index,
+                    text: tf.field.value.clone(),
+                    provenance: self.provenance(tf.field.start, tf.field.end),
+                });
+                self.memos.anchors.len() - 1
+            });
+            let field = (!tf.memo_only).then(|| {
+                paragraph.fields.push(tf.field);
+                (out.len(), paragraph.fields.len() - 1)
+            });
+            if !tf.closed {
+                self.open_fields.push(OpenField {
+                    depth: self.depth,
+                    field,
+                    memo,
+                });
+            }
+        }
+        // Memo texts follow the paragraph, one level down (after the document's last paragraph).
+        for &m in &memo_lists {
+            let index = Reader::new(self.data(m)).u32();
+            let list = m + 1;
+            let blocks = match self.recs.get(list) {
+                Some(r) if r.tag == tag::LIST_HEADER && r.level == self.recs[m].level => {
+                    self.list(list)?
+                }
+                _ => Vec::new(),
+            };
+            self.memos.bodies.push(MemoBody {
+                index,
+                blocks,
+                provenance: self.provenance(0, 0),
+            });
+        }
+        if !paragraph.text.is_empty() || !paragraph.fields.is_empty() {
             out.push(Block::Paragraph(paragraph));
         }
         out.append(&mut control_blocks);
         Ok(())
+    }
+
+    /// Fields open since earlier paragraphs of this list take this paragraph's text into their
+    /// value (after a line break), up to where each ends; the ones ending here are closed.
+    fn continue_fields(&mut self, carried: usize, decoded: &Decoded, out: &mut [Block]) {
+        let n = self.open_fields.len();
+        for j in 0..carried {
+            let piece = match decoded.carried_ends.get(j) {
+                Some(&end) => &decoded.text[..end],
+                None => decoded.text.as_str(),
+            };
+            let open = &self.open_fields[n - 1 - j];
+            if let Some((block, k)) = open.field {
+                if let Some(Block::Paragraph(p)) = out.get_mut(block) {
+                    if let Some(f) = p.fields.get_mut(k) {
+                        f.value.push('\n');
+                        f.value.push_str(piece);
+                    }
+                }
+            }
+            if let Some(m) = open.memo {
+                if let Some(a) = self.memos.anchors.get_mut(m) {
+                    a.text.push('\n');
+                    a.text.push_str(piece);
+                }
+            }
+        }
+        let closed = decoded.carried_ends.len().min(carried);
+        self.open_fields.truncate(n - closed);
     }
 
     fn list_marker(&mut self, head: HeadKind, level: u8, id: u16) -> Option<ListMarker> {
@@ -448,7 +639,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// Decode PARA_TEXT: text, formatted runs and the positions of extended controls.
-    fn decode_text(&self, raw: &[u8], shape_rec: Option<usize>, ctrls: &[usize]) -> Decoded {
+    fn decode_text(
+        &self,
+        raw: &[u8],
+        shape_rec: Option<usize>,
+        ctrls: &[usize],
+        carried: usize,
+    ) -> Decoded {
         let n_units = raw.len() / 2;
         let unit = |k: usize| u16::from_le_bytes([raw[2 * k], raw[2 * k + 1]]);
         // Exact UTF-8 size of the ordinary characters (controls only shrink it): one pass, no regrowth.
@@ -465,6 +662,8 @@ impl<'a> Ctx<'a> {
                 shape_rec.map_or(1, |j| (self.data(j).len() / 8).clamp(1, 64)),
             ),
             anchors: Vec::with_capacity(ctrls.len()),
+            fields: Vec::new(),
+            carried_ends: Vec::new(),
         };
 
         // Char-shape boundaries: (unit position, shape id) pairs.
@@ -478,8 +677,8 @@ impl<'a> Ctx<'a> {
         let mut next_boundary = boundaries.next();
         let mut format = self.info.char_format(0);
         let mut link: Option<String> = None;
-        // Stack of open fields: whether each is a hyperlink.
-        let mut fields: Vec<bool> = Vec::new();
+        // Stack of open fields, those carried from earlier paragraphs at the bottom.
+        let mut fields: Vec<Open> = vec![Open::Carried; carried];
         let mut run_start = 0usize;
         let mut chars = 0u32;
         let mut ext_rank = 0usize;
@@ -572,11 +771,21 @@ impl<'a> Ctx<'a> {
                             d.text.push('\t');
                             chars += 1;
                         }
-                        // Field end: pops the innermost open field (in the guard), ending its link if any.
-                        4 if fields.pop() == Some(true) => {
-                            flush(&mut d, &mut run_start, &format, &link);
-                            link = None;
-                        }
+                        // Field end: closes the innermost open field (ending its link if any).
+                        4 => match fields.pop() {
+                            Some(Open::Link) => {
+                                flush(&mut d, &mut run_start, &format, &link);
+                                link = None;
+                            }
+                            Some(Open::Field(i)) => {
+                                let f = &mut d.fields[i];
+                                f.field.end = chars;
+                                f.field.value = d.text[f.start_byte..].to_string();
+                                f.closed = true;
+                            }
+                            Some(Open::Carried) => d.carried_ends.push(d.text.len()),
+                            _ => {}
+                        },
                         _ => {}
                     }
                     k += 8;
@@ -584,13 +793,20 @@ impl<'a> Ctx<'a> {
                 CtrlClass::Extended => {
                     d.anchors.push((chars, k as u32));
                     if u == 3 {
-                        let target = ctrls.get(ext_rank).and_then(|&c| self.field_link(c));
-                        let is_link = target.is_some();
-                        if is_link {
+                        let c = ctrls.get(ext_rank).copied();
+                        let target = c.and_then(|c| self.field_link(c));
+                        if target.is_some() {
                             flush(&mut d, &mut run_start, &format, &link);
                             link = target;
+                            fields.push(Open::Link);
+                        } else if let Some(tf) =
+                            c.and_then(|c| self.text_field(c, chars, d.text.len()))
+                        {
+                            d.fields.push(tf);
+                            fields.push(Open::Field(d.fields.len() - 1));
+                        } else {
+                            fields.push(Open::Other);
                         }
-                        fields.push(is_link);
                     } else if u == 23 {
                         // 덧말 (`tdut`) and 글자 겹침 (`tcps`) keep the characters they show in
                         // the control, not in PARA_TEXT.
@@ -608,7 +824,64 @@ impl<'a> Ctx<'a> {
             }
         }
         flush(&mut d, &mut run_start, &format, &link);
+        // Fields still open run to the end of the paragraph (and on into the next ones).
+        for f in d.fields.iter_mut().filter(|f| !f.closed) {
+            f.field.end = chars;
+            f.field.value = d.text[f.start_byte..].to_string();
+        }
         d
+    }
+
+    /// The field whose CTRL_HEADER is record `c`, starting at `chars` (byte `byte`) of the text:
+    /// kind, name (its CTRL_DATA parameter set), guide (a click-here command's `Direction`),
+    /// editable (property bit 0). `None` for hyperlinks and controls that are not fields.
+    fn text_field(&self, c: usize, chars: u32, byte: usize) -> Option<TextField> {
+        let data = self.data(c);
+        let id = ctrl_id(data);
+        let memo_only = &id == b"%%me";
+        let kind = fields::field_kind(&id);
+        if kind.is_none() && !memo_only {
+            return None;
+        }
+        let mut r = Reader::at(data, 4);
+        let property = r.u32();
+        r.skip(1);
+        let command = r.string();
+        let _instance_id = r.u32();
+        let memo_index = (r.remaining() >= 4).then(|| r.i32());
+        let memo = if memo_only {
+            Some(memo_index.unwrap_or(0))
+        } else if &id == b"%unk" {
+            memo_index.filter(|&m| m > 0)
+        } else {
+            None
+        };
+        let level = self.recs.get(c).map(|r| r.level)?;
+        let name = self
+            .recs
+            .get(c + 1)
+            .filter(|r| r.tag == tag::CTRL_DATA && r.level == level + 1)
+            .and_then(|r| fields::parameter_name(r.data(self.stream)));
+        let guide = if kind == Some("click_here") {
+            fields::click_here_guide(&command)
+        } else {
+            None
+        };
+        Some(TextField {
+            field: Field {
+                kind: kind.unwrap_or("other").into(),
+                name,
+                guide,
+                editable: property & 1 != 0,
+                value: String::new(),
+                start: chars,
+                end: chars,
+            },
+            start_byte: byte,
+            memo,
+            memo_only,
+            closed: false,
+        })
     }
 
     /// A ruby control (덧말, `tdut`: control id, then the base text and the ruby text as
@@ -682,15 +955,15 @@ mod tests {
         t.extend([10, 24, 30, 31]); // line break, hyphen, nbsp, fixed space (1 unit each)
         t.extend([0xD83D, 0xDE00]); // surrogate pair
         t.extend([13]);
-        let d = ctx.decode_text(&units(&t), None, &[]);
+        let d = ctx.decode_text(&units(&t), None, &[], 0);
         assert_eq!(d.text, "가\t나\n-\u{A0} 😀");
         assert_eq!(d.anchors, vec![(3, 10)]);
         assert_eq!(d.runs.len(), 1);
         // A cut-off inline control at the end does not panic.
-        let d = ctx.decode_text(&units(&[65, 9, 0]), None, &[]);
+        let d = ctx.decode_text(&units(&[65, 9, 0]), None, &[], 0);
         assert_eq!(d.text, "A\t");
         // An odd byte count is ignored.
-        assert_eq!(ctx.decode_text(&[65, 0, 66], None, &[]).text, "A");
+        assert_eq!(ctx.decode_text(&[65, 0, 66], None, &[], 0).text, "A");
     }
 
     #[test]

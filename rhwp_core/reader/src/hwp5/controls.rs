@@ -8,7 +8,9 @@
 //!   (PICTURE, RECTANGLE, ...) and, for groups, the child SHAPE_COMPONENTs;
 //! - `head`/`foot`/`fn  `/`en  `/`tcmt`: a LIST_HEADER + paragraphs at L+1;
 //! - `eqed`: [caption], EQEDIT (property, script) at L+1;
-//! - `secd`: PAGE_DEF at L+1; `cold`: the column count in its own data.
+//! - `secd`: PAGE_DEF at L+1; `cold`: the column count in its own data;
+//! - `form`: FORM_OBJECT at L+1 (a form control, `fields::form_control`);
+//! - fields (`%clk`, ...): [CTRL_DATA with the field name] at L+1, read with the text.
 
 use super::body::Ctx;
 use super::record::{ctrl_id, subtree_end, tag, Reader};
@@ -78,6 +80,7 @@ impl Ctx<'_> {
                 }
             }
             b"eqed" => out.push(self.equation(c, end, offset)?),
+            b"form" => out.push(self.form(c, end, offset)),
             b"head" | b"foot" => {
                 let applies = Reader::at(data, 4).u32() & 0b11;
                 let blocks = self.first_list(c, end)?;
@@ -213,7 +216,7 @@ impl Ctx<'_> {
                         row_span,
                         col_span,
                         header: false,
-                        field_name: None,
+                        field_name: super::fields::cell_field_name(self.data(j)),
                         blocks,
                     });
                 }
@@ -229,6 +232,29 @@ impl Ctx<'_> {
             caption,
             provenance: self.provenance(offset, offset + 1),
         }))
+    }
+
+    /// A form object (`form`: object common properties, then a FORM_OBJECT child holding its
+    /// type and property string, see `fields::form_control`).
+    fn form(&mut self, c: usize, end: usize, offset: u32) -> Block {
+        let provenance = self.provenance(offset, offset + 1);
+        match self
+            .children(c, end)
+            .into_iter()
+            .find(|&j| self.recs[j].tag == tag::FORM_OBJECT)
+        {
+            Some(j) => {
+                let mut control = super::fields::form_control(self.data(j));
+                control.provenance = provenance;
+                Block::FormControl(control)
+            }
+            None => Block::Unknown(Unknown {
+                object: "form".into(),
+                bin_data_id: None,
+                text: None,
+                provenance,
+            }),
+        }
     }
 
     fn equation(&mut self, c: usize, end: usize, offset: u32) -> Result<Block> {

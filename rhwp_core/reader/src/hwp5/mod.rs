@@ -18,6 +18,7 @@ pub mod controls;
 pub mod distribution;
 pub mod doc_info;
 pub mod encryption;
+pub mod fields;
 pub mod record;
 pub mod summary_info;
 
@@ -80,14 +81,18 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
 
     let mut pages = body::PageTracker::default();
     let mut first_error: Option<Error> = None;
+    // Memos are matched to their anchors once every section is read: Hancom writes their text
+    // after the last section's paragraphs. They come after all other furniture.
+    let mut memos = body::Memos::default();
     for (number, name) in &sections {
         let path = format!("{storage}/{name}");
         let result = read_section_stream(&mut container, &header, &path)
-            .and_then(|data| read_section(&data, &info, options, *number, &mut pages));
+            .and_then(|data| read_section_parts(&data, &info, options, *number, &mut pages));
         match result {
-            Ok((section, mut furniture)) => {
+            Ok((section, mut furniture, mut section_memos)) => {
                 doc.sections.push(section);
                 doc.furniture.append(&mut furniture);
+                memos.append(&mut section_memos);
             }
             Err(e) if options.strict || e.code == ErrorCode::TooLarge => {
                 return Err(e.context(&path))
@@ -98,6 +103,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
             }
         }
     }
+    doc.furniture.extend(memos.into_furniture());
     if doc.sections.is_empty() {
         let e = first_error.unwrap_or_else(|| Error::corrupt("no body section could be read"));
         // An unsupported section (e.g. encryption we cannot undo) says so; anything else is damage.
@@ -320,10 +326,31 @@ pub fn read_section(
     number: u32,
     pages: &mut body::PageTracker,
 ) -> Result<(crate::model::Section, Vec<crate::model::Furniture>)> {
+    let (section, mut furniture, memos) = read_section_parts(data, info, options, number, pages)?;
+    furniture.extend(memos.into_furniture());
+    Ok((section, furniture))
+}
+
+/// `read_section`, with the section's memo anchors and memo texts kept apart for matching.
+fn read_section_parts(
+    data: &[u8],
+    info: &doc_info::DocInfo,
+    options: &Options,
+    number: u32,
+    pages: &mut body::PageTracker,
+) -> Result<(
+    crate::model::Section,
+    Vec<crate::model::Furniture>,
+    body::Memos,
+)> {
     let records = record::frame(data, options.limits.max_records)?;
     let mut ctx = body::Ctx::new(data, &records, info, &options.limits, number);
     let section = ctx.read_section(pages)?;
-    Ok((section, std::mem::take(&mut ctx.furniture)))
+    Ok((
+        section,
+        std::mem::take(&mut ctx.furniture),
+        std::mem::take(&mut ctx.memos),
+    ))
 }
 
 #[cfg(test)]

@@ -38,9 +38,11 @@ pub mod tag {
     pub const SHAPE_COMPONENT_OLE: u16 = BEGIN + 68;
     pub const SHAPE_COMPONENT_PICTURE: u16 = BEGIN + 69;
     pub const SHAPE_COMPONENT_CONTAINER: u16 = BEGIN + 70;
+    pub const CTRL_DATA: u16 = BEGIN + 71;
     pub const EQEDIT: u16 = BEGIN + 72;
     pub const SHAPE_COMPONENT_TEXTART: u16 = BEGIN + 74;
     pub const FORM_OBJECT: u16 = BEGIN + 75;
+    pub const MEMO_LIST: u16 = BEGIN + 77;
     pub const CHART_DATA: u16 = BEGIN + 79;
     pub const VIDEO_DATA: u16 = BEGIN + 82;
 }
