@@ -120,6 +120,34 @@ fn owpml(name: &str) -> Option<(&'static str, Renames)> {
     })
 }
 
+/// OWPML's `fieldBegin` type for an HWPML `FIELDBEGIN Type` (spelled `ClickHere`,
+/// `Hyperlink`, `MailMerge`...: compared without case or underscores).
+fn owpml_field_type(kind: &str) -> Option<&'static str> {
+    let mut key = String::with_capacity(kind.len());
+    key.extend(
+        kind.chars()
+            .filter(|c| *c != '_')
+            .map(|c| c.to_ascii_lowercase()),
+    );
+    Some(match key.as_str() {
+        "hyperlink" => "HYPERLINK",
+        "clickhere" => "CLICK_HERE",
+        "date" => "DATE",
+        "docdate" => "DOC_DATE",
+        "crossref" => "CROSSREF",
+        "mailmerge" => "MAILMERGE",
+        "formula" => "FORMULA",
+        "bookmark" => "BOOKMARK",
+        "tableofcontents" => "TABLEOFCONTENTS",
+        "summary" | "summery" => "SUMMARY",
+        "userinfo" => "USER_INFO",
+        "path" => "PATH",
+        "memo" => "MEMO",
+        "" => return None,
+        _ => "OTHER",
+    })
+}
+
 /// Elements whose content holds nothing the model keeps (layout and rendering details,
 /// hidden comments, scripts): skipped unread, as the HWPX reader skips their OWPML twins.
 fn skipped(name: &str) -> bool {
@@ -216,26 +244,33 @@ impl Translator<'_> {
         }
     }
 
-    /// A hyperlink field: OWPML's `fieldBegin type="HYPERLINK"` with its target as the
-    /// `Command` string parameter.
+    /// A field: OWPML's `fieldBegin` with its type (`Hyperlink` → `HYPERLINK`, `ClickHere` →
+    /// `CLICK_HERE`...), name, editable and dirty flags, and its `Command` as the string
+    /// parameter of that name (a hyperlink's target; a click-here field's guide is read from it).
     fn field_begin(&mut self, e: &Tag<'_, '_>, depth: u32) -> Result<Flow> {
-        let kind = attr(e, "Type");
-        let hyperlink = kind
-            .as_deref()
-            .is_some_and(|k| k.eq_ignore_ascii_case("Hyperlink"));
+        let [kind, id, name, editable, dirty] =
+            attrs(e, ["Type", "InstId", "Name", "Editable", "Dirty"]);
+        let kind = kind.as_deref().and_then(owpml_field_type);
         self.tag.clear();
         self.tag.push_str("<fieldBegin");
-        if hyperlink {
-            self.tag.push_str(" type=\"HYPERLINK\"");
-        }
-        if let Some(id) = attr(e, "InstId") {
-            self.tag.push_str(" id=\"");
-            escape_into(&mut self.tag, &id);
-            self.tag.push('"');
+        for (key, value) in [
+            ("type", kind.map(std::borrow::Cow::Borrowed)),
+            ("id", id),
+            ("name", name),
+            ("editable", editable),
+            ("dirty", dirty),
+        ] {
+            if let Some(v) = value {
+                self.tag.push(' ');
+                self.tag.push_str(key);
+                self.tag.push_str("=\"");
+                escape_into(&mut self.tag, &v);
+                self.tag.push('"');
+            }
         }
         self.tag.push_str("/>");
         let flow = self.open_tag("fieldBegin", depth)?;
-        if let Some(command) = attr(e, "Command").filter(|_| hyperlink) {
+        if let Some(command) = attr(e, "Command").filter(|_| kind.is_some()) {
             self.tag.clear();
             self.tag.push_str("<stringParam name=\"Command\"/>");
             self.open_tag("stringParam", depth + 1)?;
@@ -292,5 +327,21 @@ impl Translator<'_> {
             ))
         })?;
         self.builder.open(owpml_name, &tag, depth)
+    }
+}
+
+#[cfg(test)]
+mod field_type_tests {
+    use super::owpml_field_type;
+
+    #[test]
+    fn hwpml_field_types_to_owpml() {
+        assert_eq!(owpml_field_type("ClickHere"), Some("CLICK_HERE"));
+        assert_eq!(owpml_field_type("CLICK_HERE"), Some("CLICK_HERE"));
+        assert_eq!(owpml_field_type("Hyperlink"), Some("HYPERLINK"));
+        assert_eq!(owpml_field_type("MailMerge"), Some("MAILMERGE"));
+        assert_eq!(owpml_field_type("Summery"), Some("SUMMARY"));
+        assert_eq!(owpml_field_type("Something"), Some("OTHER"));
+        assert_eq!(owpml_field_type(""), None);
     }
 }

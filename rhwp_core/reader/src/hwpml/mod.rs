@@ -60,6 +60,8 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     }
     let charts = HashMap::new();
     let mut state = DocState::default();
+    // Memos go after all other furniture (headers, footers, notes), in document order.
+    let mut memos = Vec::new();
     let mut last_error = None;
     for (k, &(a, b)) in ix.sections.iter().enumerate() {
         let part = format!("BODY/SECTION[{k}]");
@@ -77,6 +79,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
             Ok(out) => {
                 doc.sections.push(out.section);
                 doc.furniture.extend(out.furniture);
+                memos.extend(out.memos);
             }
             Err(e) if options.strict || e.code == ErrorCode::TooLarge => return Err(e),
             Err(e) => {
@@ -87,6 +90,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
             }
         }
     }
+    doc.furniture.append(&mut memos);
     if doc.sections.is_empty() {
         let why = last_error.map(|e| e.message).unwrap_or_default();
         return Err(Error::corrupt(format!(

@@ -1,6 +1,7 @@
 //! `Contents/header.xml`: the shared tables paragraphs refer to by id —
 //! character properties (`charPr`), paragraph properties (`paraPr`, for the
-//! heading/numbering/bullet kind), styles, numberings and bullets.
+//! heading/numbering/bullet kind), styles, numberings, bullets and tracked
+//! changes with their authors.
 
 use super::xml::{
     attr, attr_u32, attrs, each_tag_within, parse_u32, start_tag, walk, walk_skipping,
@@ -8,7 +9,7 @@ use super::xml::{
 };
 use crate::deferred::Deferred;
 use crate::limits::Limits;
-use crate::model::Style;
+use crate::model::{Style, TrackedChange};
 use crate::Result;
 use std::cell::OnceCell;
 
@@ -74,6 +75,9 @@ pub struct Header {
     numberings: Table<Option<Numbering>>,
     bullets: Table<Option<String>>,
     styles: Table<Option<Style>>,
+    /// `trackChange` (type, date, author id) and `trackChangeAuthor` (name) entries.
+    track_changes: Table<Option<(Option<String>, Option<u32>)>>,
+    track_authors: Table<Option<String>>,
 }
 
 /// Where the entries of one table lie in the part, and those read so far.
@@ -197,6 +201,45 @@ impl Header {
             .get(&self.text, id?, read_style)?
             .as_ref()
             .map(|s| s.name.as_str())
+    }
+
+    /// The tracked change `trackChange` entry `id` records: its date and author (the
+    /// `trackChangeAuthor` its `authorID` names; Hancom numbers authors from 0 and
+    /// changes' `authorID`s from 1, so the author at `authorID - 1` is taken when none
+    /// has the id itself). `kind` is left for the caller (the section's element says it).
+    pub fn track_change(&self, id: u32) -> Option<TrackedChange> {
+        let (date, author_id) = self
+            .track_changes
+            .get(&self.text, id, |e| {
+                let (_, tag) = start_tag(e)?;
+                let [date, author] = attrs(&tag, ["date", "authorID"]);
+                Some((
+                    date.filter(|d| !d.is_empty())
+                        .map(|d| bounded(d.into_owned())),
+                    author.and_then(|v| parse_u32(&v)),
+                ))
+            })?
+            .clone()?;
+        let author = author_id.and_then(|a| {
+            self.track_author(a)
+                .or_else(|| a.checked_sub(1).and_then(|a| self.track_author(a)))
+        });
+        Some(TrackedChange {
+            kind: String::new(),
+            author,
+            time: date,
+        })
+    }
+
+    fn track_author(&self, id: u32) -> Option<String> {
+        self.track_authors
+            .get(&self.text, id, |e| {
+                let (_, tag) = start_tag(e)?;
+                attr(&tag, "name")
+                    .filter(|n| !n.is_empty())
+                    .map(|n| bounded(n.into_owned()))
+            })?
+            .clone()
     }
 
     /// Every style, in the order the part lists them, read when the model's list is first
@@ -412,6 +455,8 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
         numberings: Table::new("numbering"),
         bullets: Table::new("bullet"),
         styles: Table::new("style"),
+        track_changes: Table::new("trackChange"),
+        track_authors: Table::new("trackChangeAuthor"),
         ..Header::default()
     };
     // The table whose entries the walk is listing.
@@ -429,14 +474,13 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
                 Step::Open {
                     name:
                         "fontfaces" | "borderFills" | "tabProperties" | "memoProperties"
-                        | "trackChanges" | "trackChangeAuthors" | "compatibleDocument" | "docOption"
-                        | "forbiddenWordList" | "switch",
+                        | "compatibleDocument" | "docOption" | "forbiddenWordList" | "switch",
                     ..
                 } => return Ok(Flow::Skip),
                 Step::Open {
                     name:
                         table @ ("charProperties" | "paraProperties" | "numberings" | "bullets"
-                        | "styles"),
+                        | "styles" | "trackChanges" | "trackChangeAuthors"),
                     owpml: true,
                     ..
                 } => {
@@ -445,6 +489,8 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
                         "paraProperties" => "paraProperties",
                         "numberings" => "numberings",
                         "styles" => "styles",
+                        "trackChanges" => "trackChanges",
+                        "trackChangeAuthors" => "trackChangeAuthors",
                         _ => "bullets",
                     });
                     return Ok(Flow::SkipListing);
@@ -454,6 +500,8 @@ fn index(text: &[u8], limits: &Limits, skipped: Skipped) -> Result<Header> {
                     Some("paraProperties") => h.para_props.add(spans),
                     Some("numberings") => h.numberings.add(spans),
                     Some("styles") => h.styles.add(spans),
+                    Some("trackChanges") => h.track_changes.add(spans),
+                    Some("trackChangeAuthors") => h.track_authors.add(spans),
                     Some(_) => h.bullets.add(spans),
                     None => {}
                 },

@@ -128,6 +128,8 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
     };
 
     let mut state = DocState::default();
+    // Memos go after all other furniture (headers, footers, notes), in document order.
+    let mut memos = Vec::new();
     let mut read_any = false;
     let mut last_error: Option<Error> = None;
     for (path, present) in &section_parts {
@@ -160,6 +162,7 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
             Ok(out) => {
                 doc.sections.push(out.section);
                 doc.furniture.extend(out.furniture);
+                memos.extend(out.memos);
                 read_any = true;
             }
             // Hostile input is refused whatever the mode, and so is a wrong password (every
@@ -183,6 +186,7 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
             "no body section of the package could be read ({why})"
         )));
     }
+    doc.furniture.append(&mut memos);
     doc.pages = state.has_layout.then_some(state.page.max(1));
     // The sections looked styles up by id; the list itself is the model's.
     doc.styles = header.style_list();

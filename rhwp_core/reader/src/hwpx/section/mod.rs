@@ -19,7 +19,8 @@
 //! - `objects`: drawing objects, pictures, equations, shapes, form controls
 //!   and captions;
 //! - `notes`: page headers/footers and foot/endnotes (the furniture);
-//! - `fields`: hyperlink fields;
+//! - `fields`: fields (hyperlinks, click-here fields and the others, memos, bookmarks)
+//!   and tracked changes;
 //! - `pages`: page definition, columns and the line segments that say where
 //!   pages start.
 
@@ -35,8 +36,12 @@ mod tests;
 use super::header::{CharStyle, Header};
 use super::xml::{attr, walk, Flow, Step, Tag};
 use crate::limits::Limits;
-use crate::model::{Block, Furniture, ListMarker, NoteRef, Provenance, Run, Section, TableCell};
+use crate::model::{
+    Block, Field, Furniture, ListMarker, NoteRef, Provenance, Run, Section, TableCell,
+    TrackedChange,
+};
 use crate::{Error, Result};
+use fields::{FieldBuilder, OpenField, Param};
 use notes::FurnitureBuilder;
 use objects::{ObjectBuilder, ObjectKind};
 use std::collections::HashMap;
@@ -79,6 +84,8 @@ pub struct SectionInput<'a> {
 pub struct SectionOutput {
     pub section: Section,
     pub furniture: Vec<Furniture>,
+    /// Memos (kind `memo`), in the order their anchors end: they go after all other furniture.
+    pub memos: Vec<Furniture>,
 }
 
 struct ParaBuilder {
@@ -101,12 +108,15 @@ struct ParaBuilder {
     /// Where this paragraph's first line starts (section-level paragraphs).
     start_page: Option<u32>,
     saw_lineseg: bool,
+    /// Fields (and memos) whose end has not come yet, and the finished fields.
+    open_fields: Vec<OpenField>,
+    fields: Vec<Field>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Capture {
-    /// The `Command` parameter of a hyperlink field.
-    LinkCommand,
+    /// A string parameter of a field (`Command`, `Direction`, `Author`...).
+    Param(Param),
     /// An equation's script.
     Script,
     /// A drawing object's description (`shapeComment`).
@@ -128,11 +138,8 @@ enum Frame {
     Object(Box<ObjectBuilder>),
     Caption(Vec<Block>),
     Furniture(Box<FurnitureBuilder>),
-    /// A hyperlink field's `fieldBegin`; its Command parameter names the target.
-    Field {
-        id: Option<String>,
-        command: Option<String>,
-    },
+    /// A `fieldBegin`: its parameters, and a memo's paragraphs.
+    Field(Box<FieldBuilder>),
     PagePr,
     /// `switch`: the first alternative (`case`) is read, the others skipped.
     Switch {
@@ -157,6 +164,12 @@ struct Parser<'a> {
     object_depth: u32,
     /// Hyperlink in force: (field id, target).
     link: Option<(Option<String>, String)>,
+    /// Tracked change in force (between `insertBegin`/`deleteBegin` and their end).
+    change: Option<TrackedChange>,
+    /// Fields still open when their paragraph closed, for the next paragraph at that depth.
+    carried: Vec<(u32, OpenField)>,
+    memos: Vec<Furniture>,
+    memos_mark: usize,
     columns: u32,
     first_para_in_section: bool,
 }
@@ -235,6 +248,10 @@ impl<'a> Parser<'a> {
             furniture_mark: 0,
             object_depth: 0,
             link: None,
+            change: None,
+            carried: Vec::new(),
+            memos: Vec::new(),
+            memos_mark: 0,
             columns: 1,
             first_para_in_section: true,
         }
@@ -246,9 +263,11 @@ impl<'a> Parser<'a> {
             let d = *d;
             self.close(d);
         }
+        self.flush_carried();
         SectionOutput {
             section: self.section,
             furniture: self.furniture,
+            memos: self.memos,
         }
     }
 
@@ -310,6 +329,7 @@ impl<'a> Parser<'a> {
                 Frame::Cell(c) => return c.blocks.push(block),
                 Frame::Caption(v) => return v.push(block),
                 Frame::Furniture(n) => return n.blocks.push(block),
+                Frame::Field(f) if f.is_memo() => return f.blocks.push(block),
                 Frame::Object(o) if matches!(o.kind, ObjectKind::Shape { .. }) => {
                     return o.blocks.push(block)
                 }
@@ -366,9 +386,7 @@ impl<'a> Parser<'a> {
             "hiddenComment" | "footNotePr" | "endNotePr" | "pageBorderFill" | "renderingInfo"
             | "imgRect" | "effects" | "fillBrush" | "controlPoints" | "cellzoneList"
             | "lineShape" | "shadow" => return Ok(Flow::Skip),
-            "parameters" if !matches!(self.top(), Some(Frame::Field { .. })) => {
-                return Ok(Flow::Skip)
-            }
+            "parameters" if !matches!(self.top(), Some(Frame::Field(_))) => return Ok(Flow::Skip),
             "secPr" => {}
             "pagePr" => self.open_page_pr(e, depth),
             "margin" => self.margin(e),
@@ -376,6 +394,10 @@ impl<'a> Parser<'a> {
             "fieldBegin" => self.field_begin(e, depth),
             "stringParam" => self.string_param(e, depth),
             "fieldEnd" => self.field_end(e),
+            "bookmark" => self.bookmark(e),
+            "insertBegin" | "deleteBegin" => self.change_begin(name, e),
+            "insertEnd" | "deleteEnd" => self.change = None,
+            "listItem" => self.list_item(e),
             "header" | "footer" => self.open_header_footer(name, e, depth)?,
             "footNote" | "endNote" => self.open_note(name, e, depth)?,
             "autoNum" => self.auto_num(e),
@@ -434,9 +456,9 @@ impl<'a> Parser<'a> {
             return;
         };
         match frame {
-            Frame::Para(p) => self.close_para(*p),
+            Frame::Para(p) => self.close_para(*p, depth),
             Frame::Capture(kind, buf) => self.close_capture(kind, buf),
-            Frame::Field { id, command } => self.close_field(id, command),
+            Frame::Field(f) => self.close_field(*f),
             Frame::Table(t) => self.close_table(*t),
             Frame::Cell(c) => self.close_cell(*c),
             Frame::Caption(blocks) => self.close_caption(blocks),
@@ -455,9 +477,9 @@ impl<'a> Parser<'a> {
     #[inline]
     fn close_capture(&mut self, kind: Capture, buf: String) {
         match kind {
-            Capture::LinkCommand => {
-                if let Some(Frame::Field { command, .. }) = self.top() {
-                    *command = Some(buf);
+            Capture::Param(param) => {
+                if let Some(Frame::Field(f)) = self.top() {
+                    f.param(param, buf);
                 }
             }
             Capture::Script => {
@@ -469,9 +491,9 @@ impl<'a> Parser<'a> {
             }
             Capture::FormText => {
                 if let Some(Frame::Object(o)) = self.top() {
-                    if let ObjectKind::Unknown { text, .. } = &mut o.kind {
-                        if !buf.trim().is_empty() {
-                            *text = Some(buf);
+                    if let ObjectKind::Form(form) = &mut o.kind {
+                        if !buf.is_empty() {
+                            form.value = Some(buf);
                         }
                     }
                 }

@@ -1,11 +1,14 @@
 //! Drawing objects anchored in a paragraph: pictures (their bin data, size and
 //! description), equations (their script), shapes (with the paragraphs they
-//! hold; text art), form controls, OLE objects and charts (kept as Unknown
-//! blocks with what text they show), and the captions of objects and tables.
+//! hold; text art), form controls (their name, caption, state, text and choices),
+//! OLE objects and charts (kept as Unknown blocks with what text they show), and the
+//! captions of objects and tables.
 
 use super::{BinRef, Capture, Frame, Parser};
-use crate::hwpx::xml::{attr, attrs_u32, Tag};
-use crate::model::{Block, Equation, Paragraph, Picture, Provenance, Run, Shape, Unknown};
+use crate::hwpx::xml::{attr, attrs, attrs_u32, Tag};
+use crate::model::{
+    Block, Equation, FormControl, Paragraph, Picture, Provenance, Run, Shape, Unknown,
+};
 use crate::Result;
 
 pub(super) enum ObjectKind {
@@ -24,6 +27,8 @@ pub(super) enum ObjectKind {
         bin: Option<u32>,
         text: Option<String>,
     },
+    /// A form control (`provenance` is set when it closes).
+    Form(Box<FormControl>),
 }
 
 pub(super) struct ObjectBuilder {
@@ -54,19 +59,65 @@ fn shape_kind(name: &str) -> Option<&'static str> {
 
 /// Objects the model does not describe further (kept as Unknown blocks).
 fn is_unknown_object(name: &str) -> bool {
-    matches!(
-        name,
-        "ole"
-            | "chart"
-            | "video"
-            | "btn"
-            | "radioBtn"
-            | "checkBtn"
-            | "comboBox"
-            | "listBox"
-            | "edit"
-            | "scrollBar"
-    )
+    matches!(name, "ole" | "chart" | "video")
+}
+
+/// The model's name of a form control element.
+fn form_control(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "btn" => "button",
+        "radioBtn" => "radio",
+        "checkBtn" => "checkbox",
+        "comboBox" => "combo_box",
+        "listBox" => "list_box",
+        "edit" => "edit",
+        "scrollBar" => "scroll_bar",
+        _ => return None,
+    })
+}
+
+/// A form control from its element's attributes: every control has a `name`; buttons
+/// a `caption` and a `value` (`CHECKED`, `UNCHECKED`, `INDETERMINATE`), radio buttons a
+/// `radioGroupName`; combo and list boxes a `selectedValue`; scroll bars a numeric `value`.
+/// An edit box's text (`text`) and a combo or list box's items (`listItem`) are children.
+fn read_form_control(control: &'static str, e: &Tag<'_, '_>) -> FormControl {
+    let [name, caption, value, group, selected] = attrs(
+        e,
+        [
+            "name",
+            "caption",
+            "value",
+            "radioGroupName",
+            "selectedValue",
+        ],
+    );
+    let own =
+        |v: Option<std::borrow::Cow<'_, str>>| v.filter(|s| !s.is_empty()).map(|s| s.into_owned());
+    let (checked, value) = match control {
+        "checkbox" | "radio" => (
+            Some(matches!(
+                value.as_deref(),
+                Some("CHECKED") | Some("1") | Some("true")
+            )),
+            None,
+        ),
+        "combo_box" | "list_box" => (None, own(selected)),
+        "scroll_bar" => (None, own(value)),
+        _ => (None, None),
+    };
+    FormControl {
+        control: control.to_string(),
+        name: own(name),
+        caption: match control {
+            "button" | "checkbox" | "radio" => own(caption),
+            _ => None,
+        },
+        value,
+        checked,
+        options: Vec::new(),
+        group: if control == "radio" { own(group) } else { None },
+        provenance: Provenance::default(),
+    }
 }
 
 impl Parser<'_> {
@@ -89,8 +140,23 @@ impl Parser<'_> {
     #[inline]
     pub(super) fn open_form_text(&mut self, depth: u32) {
         if let Some(Frame::Object(o)) = self.top() {
-            if matches!(o.kind, ObjectKind::Unknown { .. }) {
+            if matches!(o.kind, ObjectKind::Form(_)) {
                 self.push(depth, Frame::Capture(Capture::FormText, String::new()));
+            }
+        }
+    }
+
+    /// `listItem` of a combo or list box: one of its choices (what it displays).
+    #[inline]
+    pub(super) fn list_item(&mut self, e: &Tag<'_, '_>) {
+        if let Some(Frame::Object(o)) = self.top() {
+            if let ObjectKind::Form(form) = &mut o.kind {
+                let [display, value] = attrs(e, ["displayText", "value"]);
+                if let Some(item) = display.filter(|s| !s.is_empty()).or(value) {
+                    if !item.is_empty() {
+                        form.options.push(item.into_owned());
+                    }
+                }
             }
         }
     }
@@ -137,14 +203,14 @@ impl Parser<'_> {
                     self.textart(&text);
                 }
             }
+        } else if let Some(control) = form_control(name) {
+            let form = read_form_control(control, e);
+            self.open_object(depth, ObjectKind::Form(Box::new(form)))?;
         } else if is_unknown_object(name) {
             let bin = attr(e, "binaryItemIDRef")
                 .and_then(|id| self.input.bins.get(id.as_ref()).map(|b| b.id));
-            // Buttons show a caption, combo boxes their selected value, charts their
-            // series (read from the chart part beforehand).
-            let text = attr(e, "caption")
-                .or_else(|| attr(e, "selectedValue"))
-                .map(|s| s.into_owned())
+            // Charts show their series (read from the chart part beforehand).
+            let text = None
                 .or_else(|| {
                     let part = attr(e, "chartIDRef")?;
                     self.input.charts.get(part.trim_start_matches('/')).cloned()
@@ -254,6 +320,10 @@ impl Parser<'_> {
                 blocks,
                 caption,
                 provenance,
+            }),
+            ObjectKind::Form(form) => Block::FormControl(FormControl {
+                provenance,
+                ..*form
             }),
             ObjectKind::Unknown { object, bin, text } => Block::Unknown(Unknown {
                 object,

@@ -3,6 +3,7 @@
 //! is at section level), its text grows run by run, and it closes into a
 //! Paragraph block followed by the blocks of the objects anchored in it.
 
+use super::fields::is_deleted;
 use super::pages::set_page;
 use super::{Frame, ParaBuilder, Parser};
 use crate::hwpx::header::{CharStyle, HeadingKind};
@@ -62,6 +63,7 @@ impl Parser<'_> {
             self.section.paragraph_count += 1;
             self.blocks_mark = self.section.blocks.len();
             self.furniture_mark = self.furniture.len();
+            self.memos_mark = self.memos.len();
             let st = &mut *self.state;
             if self.first_para_in_section || page_break {
                 // Sections and explicit page breaks start a new page.
@@ -93,8 +95,14 @@ impl Parser<'_> {
             section_level,
             start_page,
             saw_lineseg: false,
+            open_fields: Vec::new(),
+            fields: Vec::new(),
         };
-        self.push(depth, Frame::Para(Box::new(para)));
+        let mut para = Box::new(para);
+        if !self.carried.is_empty() {
+            self.take_carried(&mut para, depth);
+        }
+        self.push(depth, Frame::Para(para));
     }
 
     fn number_marker(&mut self, numbering_id: u32, level: u8) -> ListMarker {
@@ -168,6 +176,9 @@ impl Parser<'_> {
     /// Append text to the innermost paragraph, extending its last run when
     /// the formatting and link are the same.
     pub(super) fn para_text(&mut self, t: &str) {
+        if self.change.is_some() {
+            return self.changed_text(t);
+        }
         let link = self.link.as_ref().map(|(_, target)| target.as_str());
         let Some(p) = self.stack.iter_mut().rev().find_map(|(_, f)| match f {
             Frame::Para(p) => Some(p.as_mut()),
@@ -186,28 +197,66 @@ impl Parser<'_> {
                 && last.strike == cs.strike
                 && last.superscript == cs.superscript
                 && last.subscript == cs.subscript
-                && last.link.as_deref() == link;
+                && last.link.as_deref() == link
+                && last.change.is_none();
             if same {
                 return;
             }
         }
-        p.runs.push((
-            start,
-            Run {
-                text: String::new(),
-                bold: cs.bold,
-                italic: cs.italic,
-                underline: cs.underline,
-                strike: cs.strike,
-                superscript: cs.superscript,
-                subscript: cs.subscript,
-                link: link.map(str::to_string),
-                change: None,
-            },
-        ));
+        p.runs.push((start, run_of(cs, link)));
     }
 
-    pub(super) fn close_para(&mut self, p: ParaBuilder) {
+    /// Text inside a tracked change: inserted text is text, in runs marked inserted;
+    /// deleted text stays out of the paragraph's text, in runs of its own (their text set).
+    #[cold]
+    fn changed_text(&mut self, t: &str) {
+        let link = self.link.as_ref().map(|(_, target)| target.as_str());
+        let change = self.change.clone();
+        let deleted = change.as_ref().is_some_and(|c| c.kind == "deleted");
+        let Some(p) = self.stack.iter_mut().rev().find_map(|(_, f)| match f {
+            Frame::Para(p) => Some(p.as_mut()),
+            _ => None,
+        }) else {
+            return;
+        };
+        let start = p.text.len();
+        if !deleted {
+            p.text.push_str(t);
+            p.chars += t.chars().count() as u32;
+        }
+        let cs = p.char_style;
+        let mut run = run_of(cs, link);
+        run.change = change;
+        if let Some((_, last)) = p.runs.last_mut() {
+            let same = last.bold == run.bold
+                && last.italic == run.italic
+                && last.underline == run.underline
+                && last.strike == run.strike
+                && last.superscript == run.superscript
+                && last.subscript == run.subscript
+                && last.link == run.link
+                && last.change.as_ref().map(|c| (&c.kind, &c.author, &c.time))
+                    == run.change.as_ref().map(|c| (&c.kind, &c.author, &c.time));
+            if same {
+                if deleted {
+                    last.text.push_str(t);
+                }
+                return;
+            }
+        }
+        if deleted {
+            run.text.push_str(t);
+        }
+        p.runs.push((start, run));
+    }
+
+    pub(super) fn close_para(&mut self, mut p: ParaBuilder, depth: u32) {
+        if !p.open_fields.is_empty() {
+            self.carry_fields(&mut p, depth);
+        }
+        if p.fields.len() > 1 {
+            p.fields.sort_by_key(|f| f.start);
+        }
         let ParaBuilder {
             text,
             chars,
@@ -220,6 +269,7 @@ impl Parser<'_> {
             objects,
             section_level,
             start_page,
+            fields,
             ..
         } = p;
         let provenance = Provenance {
@@ -229,7 +279,12 @@ impl Parser<'_> {
             char_end: chars,
             page: None,
         };
-        if !text.is_empty() {
+        // A paragraph whose text was all deleted (tracked) still shows its deleted runs, and
+        // one that holds only an empty click-here field still holds the field.
+        if !text.is_empty()
+            || fields.iter().any(|f| f.kind != "bookmark")
+            || runs.iter().any(|(_, r)| is_deleted(r))
+        {
             let runs = run_texts(&text, runs);
             self.emit(Block::Paragraph(Paragraph {
                 text,
@@ -239,7 +294,7 @@ impl Parser<'_> {
                 list,
                 note_refs,
                 break_before,
-                fields: Vec::new(),
+                fields,
                 provenance,
             }));
         }
@@ -251,11 +306,29 @@ impl Parser<'_> {
             let mark = self.blocks_mark.min(self.section.blocks.len());
             set_page(&mut self.section.blocks[mark..], page);
             let fmark = self.furniture_mark.min(self.furniture.len());
-            for f in &mut self.furniture[fmark..] {
+            let mmark = self.memos_mark.min(self.memos.len());
+            for f in self.furniture[fmark..]
+                .iter_mut()
+                .chain(self.memos[mmark..].iter_mut())
+            {
                 f.provenance.page = page;
                 set_page(&mut f.blocks, page);
             }
         }
+    }
+}
+
+fn run_of(cs: CharStyle, link: Option<&str>) -> Run {
+    Run {
+        text: String::new(),
+        bold: cs.bold,
+        italic: cs.italic,
+        underline: cs.underline,
+        strike: cs.strike,
+        superscript: cs.superscript,
+        subscript: cs.subscript,
+        link: link.map(str::to_string),
+        change: None,
     }
 }
 
@@ -284,7 +357,10 @@ fn run_texts(text: &str, marks: Vec<(usize, Run)>) -> Vec<Run> {
         .into_iter()
         .zip(ends)
         .map(|((start, mut run), end)| {
-            run.text = text.get(start..end).unwrap_or_default().to_string();
+            // Deleted runs hold their own text, which is not in the paragraph's.
+            if !is_deleted(&run) {
+                run.text = text.get(start..end).unwrap_or_default().to_string();
+            }
             run
         })
         .collect()

@@ -3,7 +3,7 @@
 //! close into.
 
 use super::{Frame, Parser};
-use crate::hwpx::xml::{attr_flag, attrs_u32, Tag};
+use crate::hwpx::xml::{attr, attr_flag, attrs_u32, Tag};
 use crate::model::{Block, Provenance, Table, TableCell};
 use crate::Result;
 
@@ -60,7 +60,9 @@ impl Parser<'_> {
                     row_span: 1,
                     col_span: 1,
                     header: attr_flag(e, "header"),
-                    field_name: None,
+                    field_name: attr(e, "name")
+                        .filter(|n| !n.is_empty())
+                        .map(|n| n.into_owned()),
                     blocks: Vec::new(),
                 })),
             );

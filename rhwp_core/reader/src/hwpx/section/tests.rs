@@ -161,3 +161,261 @@ fn overlapped_characters_are_read_from_their_attribute() {
     push_blocks(&out.section.blocks, &mut text);
     assert_eq!(text, "제12조");
 }
+
+fn run_with_header(xml: &str, header: &str) -> SectionOutput {
+    let limits = Limits::default();
+    let header = crate::hwpx::header::parse(header.as_bytes(), &limits).unwrap();
+    let bins = HashMap::new();
+    let charts = HashMap::new();
+    let input = SectionInput {
+        charts: &charts,
+        index: 0,
+        part: "section0.xml",
+        header: &header,
+        bins: &bins,
+        limits: &limits,
+    };
+    parse(xml.as_bytes(), &input, &mut DocState::default()).unwrap()
+}
+
+fn paragraphs(blocks: &[Block]) -> Vec<&crate::model::Paragraph> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Paragraph(p) => Some(p),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A field of `kind` whose value is `value`, in a paragraph `앞 … 뒤`.
+fn field_section(kind: &str, attrs: &str, params: &str, value: &str) -> String {
+    format!(
+        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>앞 </hp:t><hp:ctrl><hp:fieldBegin id="7" type="{kind}" {attrs}><hp:parameters cnt="1" name="">{params}</hp:parameters></hp:fieldBegin></hp:ctrl><hp:t>{value}</hp:t><hp:ctrl><hp:fieldEnd beginIDRef="7"/></hp:ctrl><hp:t> 뒤</hp:t></hp:run></hp:p></hs:sec>"#
+    )
+}
+
+#[test]
+fn field_kinds() {
+    for (kind, model) in [
+        ("CLICK_HERE", "click_here"),
+        ("DATE", "date"),
+        ("DOC_DATE", "date"),
+        ("CROSSREF", "cross_reference"),
+        ("MAILMERGE", "mail_merge"),
+        ("FORMULA", "formula"),
+        ("BOOKMARK", "bookmark"),
+        ("TABLEOFCONTENTS", "table_of_contents"),
+        ("SUMMARY", "summary"),
+        ("USER_INFO", "user_info"),
+        ("PATH", "file_path"),
+        ("PRIVATE_INFO", "other"),
+    ] {
+        let xml = field_section(kind, r#"name="이름" editable="0" dirty="1""#, "", "값값");
+        let (out, _) = run(&xml);
+        let ps = paragraphs(&out.section.blocks);
+        assert_eq!(ps.len(), 1, "{kind}");
+        let p = ps[0];
+        assert_eq!(p.text, "앞 값값 뒤", "{kind}");
+        assert_eq!(p.fields.len(), 1, "{kind}");
+        let f = &p.fields[0];
+        assert_eq!(f.kind, model, "{kind}");
+        assert_eq!(f.name.as_deref(), Some("이름"));
+        assert!(!f.editable);
+        assert_eq!(f.value, "값값");
+        assert_eq!((f.start, f.end), (2, 4), "{kind}");
+        assert_eq!(f.guide, None);
+    }
+}
+
+#[test]
+fn click_here_fields_filled_and_empty() {
+    let params = r#"<hp:stringParam name="Command">Clickhere:set:44:Direction:wstring:2:성명 HelpState:wstring:0:  </hp:stringParam><hp:stringParam name="Direction">이름을 쓰세요</hp:stringParam>"#;
+    // Filled in: the value is the text.
+    let xml = field_section(
+        "CLICK_HERE",
+        r#"name="성명" editable="1" dirty="1""#,
+        params,
+        "홍길동",
+    );
+    let (out, _) = run(&xml);
+    let p = paragraphs(&out.section.blocks)[0];
+    let f = &p.fields[0];
+    assert_eq!(f.kind, "click_here");
+    assert_eq!(f.guide.as_deref(), Some("이름을 쓰세요"));
+    assert!(f.editable);
+    assert_eq!((f.value.as_str(), f.start, f.end), ("홍길동", 2, 5));
+    assert_eq!(p.text, "앞 홍길동 뒤");
+    // Never filled in: the guide 한글 stores as text is not the value.
+    let xml = field_section(
+        "CLICK_HERE",
+        r#"name="성명" editable="1" dirty="0""#,
+        params,
+        "이름을 쓰세요",
+    );
+    let (out, _) = run(&xml);
+    let p = paragraphs(&out.section.blocks)[0];
+    let f = &p.fields[0];
+    assert_eq!((f.value.as_str(), f.start, f.end), ("", 2, 2));
+    assert_eq!(p.text, "앞  뒤");
+    // Without Direction, the guide comes from the Command string.
+    let params = r#"<hp:stringParam name="Command">Clickhere:set:44:Direction:wstring:2:성명 HelpState:wstring:0:  </hp:stringParam>"#;
+    let xml = field_section("CLICK_HERE", r#"name="" dirty="0""#, params, "성명");
+    let (out, _) = run(&xml);
+    let p = paragraphs(&out.section.blocks)[0];
+    assert_eq!(p.fields[0].guide.as_deref(), Some("성명"));
+    assert_eq!(p.fields[0].name, None);
+    assert_eq!(p.text, "앞  뒤");
+}
+
+#[test]
+fn point_bookmarks_and_named_cells() {
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>1. 목적</hp:t><hp:ctrl><hp:bookmark name="목적"/></hp:ctrl><hp:tbl rowCnt="1" colCnt="2"><hp:tr>
+        <hp:tc name="성명칸"><hp:subList><hp:p><hp:run><hp:t>A</hp:t></hp:run></hp:p></hp:subList><hp:cellAddr colAddr="0" rowAddr="0"/></hp:tc>
+        <hp:tc name=""><hp:subList><hp:p><hp:run><hp:t>B</hp:t></hp:run></hp:p></hp:subList><hp:cellAddr colAddr="1" rowAddr="0"/></hp:tc>
+        </hp:tr></hp:tbl></hp:run></hp:p></hs:sec>"#
+    );
+    let (out, _) = run(&xml);
+    let p = paragraphs(&out.section.blocks)[0];
+    let f = &p.fields[0];
+    assert_eq!(f.kind, "bookmark");
+    assert_eq!(f.name.as_deref(), Some("목적"));
+    assert_eq!((f.start, f.end, f.value.as_str()), (5, 5, ""));
+    let Some(Block::Table(t)) = out.section.blocks.get(1) else {
+        panic!("no table")
+    };
+    assert_eq!(t.cells[0].field_name.as_deref(), Some("성명칸"));
+    assert_eq!(t.cells[1].field_name, None);
+}
+
+#[test]
+fn form_controls() {
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run>
+        <hp:checkBtn caption="동의함" value="CHECKED" name="agree"><hp:formCharPr charPrIDRef="0"/><hp:sz width="1" height="1"/></hp:checkBtn>
+        <hp:checkBtn caption="동의 안 함" value="UNCHECKED" name="disagree"/>
+        <hp:radioBtn caption="남" value="CHECKED" radioGroupName="성별" name="r1"/>
+        <hp:radioBtn caption="여" value="UNCHECKED" radioGroupName="성별" name="r2"/>
+        <hp:btn caption="보내기" value="UNCHECKED" name="send"/>
+        <hp:comboBox selectedValue="서울" name="city"><hp:listItem displayText="서울" value="1"/><hp:listItem displayText="부산" value="2"/></hp:comboBox>
+        <hp:listBox selectedValue="" name="lb"><hp:listItem displayText="" value="가"/></hp:listBox>
+        <hp:edit name="memo"><hp:formCharPr charPrIDRef="0"/><hp:text>입력한 글</hp:text></hp:edit>
+        <hp:scrollBar value="30" name="sb"/>
+        <hp:t/></hp:run></hp:p></hs:sec>"#
+    );
+    let (out, _) = run(&xml);
+    let cs: Vec<&crate::model::FormControl> = out
+        .section
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::FormControl(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let summary: Vec<(&str, Option<&str>, Option<bool>)> = cs
+        .iter()
+        .map(|c| (c.control.as_str(), c.name.as_deref(), c.checked))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            ("checkbox", Some("agree"), Some(true)),
+            ("checkbox", Some("disagree"), Some(false)),
+            ("radio", Some("r1"), Some(true)),
+            ("radio", Some("r2"), Some(false)),
+            ("button", Some("send"), None),
+            ("combo_box", Some("city"), None),
+            ("list_box", Some("lb"), None),
+            ("edit", Some("memo"), None),
+            ("scroll_bar", Some("sb"), None),
+        ]
+    );
+    assert_eq!(cs[0].caption.as_deref(), Some("동의함"));
+    assert_eq!(cs[2].group.as_deref(), Some("성별"));
+    assert_eq!(cs[0].group, None);
+    assert_eq!(cs[4].caption.as_deref(), Some("보내기"));
+    assert_eq!(cs[5].value.as_deref(), Some("서울"));
+    assert_eq!(cs[5].options, vec!["서울", "부산"]);
+    assert_eq!(cs[6].value, None);
+    assert_eq!(cs[6].options, vec!["가"]);
+    assert_eq!(cs[7].value.as_deref(), Some("입력한 글"));
+    assert_eq!(cs[8].value.as_deref(), Some("30"));
+}
+
+#[test]
+fn memo_in_a_cell_is_furniture() {
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>표</hp:t><hp:footNote number="1"><hp:subList><hp:p><hp:run><hp:t>각주</hp:t></hp:run></hp:p></hp:subList></hp:footNote><hp:tbl rowCnt="1" colCnt="1"><hp:tr><hp:tc name=""><hp:subList>
+        <hp:p><hp:run><hp:t>제목 </hp:t><hp:ctrl><hp:fieldBegin id="9" type="MEMO" name="" editable="1" dirty="1"><hp:parameters cnt="3" name=""><hp:stringParam name="Author">검토자</hp:stringParam><hp:integerParam name="Number">1</hp:integerParam><hp:stringParam name="CreateDateTime">2024-09-27T11:21:50Z</hp:stringParam></hp:parameters>
+        <hp:subList><hp:p><hp:run><hp:t>구체적으로 적기</hp:t></hp:run></hp:p><hp:p><hp:run><hp:t>둘째 줄</hp:t></hp:run></hp:p></hp:subList></hp:fieldBegin></hp:ctrl><hp:t>내용</hp:t><hp:ctrl><hp:fieldEnd beginIDRef="9"/></hp:ctrl><hp:t> 끝</hp:t></hp:run></hp:p>
+        </hp:subList><hp:cellAddr colAddr="0" rowAddr="0"/></hp:tc></hp:tr></hp:tbl></hp:run></hp:p></hs:sec>"#
+    );
+    let (out, _) = run(&xml);
+    let mut text = String::new();
+    push_blocks(&out.section.blocks, &mut text);
+    assert_eq!(text, "표\n제목 내용 끝");
+    let Some(Block::Table(t)) = out.section.blocks.get(1) else {
+        panic!("no table: {:?}", out.section.blocks)
+    };
+    assert_eq!(t.cells[0].blocks.len(), 1);
+    let p = paragraphs(&t.cells[0].blocks)[0];
+    assert_eq!(p.text, "제목 내용 끝");
+    assert!(p.fields.is_empty());
+    // The footnote stays with the other furniture; the memo is apart.
+    assert_eq!(out.furniture.len(), 1);
+    assert_eq!(out.furniture[0].kind, "footnote");
+    assert_eq!(out.memos.len(), 1);
+    let memo = &out.memos[0];
+    assert_eq!(memo.kind, "memo");
+    assert_eq!(memo.author.as_deref(), Some("검토자"));
+    assert_eq!(memo.date.as_deref(), Some("2024-09-27T11:21:50Z"));
+    assert_eq!(memo.anchor_text.as_deref(), Some("내용"));
+    assert_eq!(
+        (memo.provenance.char_start, memo.provenance.char_end),
+        (3, 5)
+    );
+    let mut memo_text = String::new();
+    push_blocks(&memo.blocks, &mut memo_text);
+    assert_eq!(memo_text, "구체적으로 적기\n둘째 줄");
+}
+
+#[test]
+fn tracked_changes_keep_deleted_text_out() {
+    let header = r#"<hh:head xmlns:hh="http://www.hancom.co.kr/hwpml/2011/head"><hh:refList>
+        <hh:trackChanges itemCnt="2"><hh:trackChange type="Insert" date="2023-02-07T10:21:00Z" authorID="1" hide="0" id="1"/><hh:trackChange type="Delete" date="2023-02-08T09:00:00Z" authorID="1" hide="0" id="2"/></hh:trackChanges>
+        <hh:trackChangeAuthors itemCnt="1"><hh:trackChangeAuthor name="김검토" mark="1" id="0"/></hh:trackChangeAuthors>
+        </hh:refList></hh:head>"#;
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>변경<hp:deleteBegin Id="2" TcId="2"/> 추적<hp:deleteEnd Id="2" TcId="2" paraend="0"/> <hp:insertBegin Id="1" TcId="1"/>인간은<hp:insertEnd Id="1" TcId="1" paraend="0"/></hp:t><hp:ctrl><hp:bookmark name="끝"/></hp:ctrl></hp:run></hp:p>
+        <hp:p><hp:run><hp:t><hp:deleteBegin Id="2" TcId="2"/>다 지움<hp:deleteEnd Id="2" TcId="2" paraend="0"/></hp:t></hp:run></hp:p></hs:sec>"#
+    );
+    let out = run_with_header(&xml, header);
+    let ps = paragraphs(&out.section.blocks);
+    let p = ps[0];
+    assert_eq!(p.text, "변경 인간은");
+    let runs: Vec<(&str, Option<&str>)> = p
+        .runs
+        .iter()
+        .map(|r| (r.text.as_str(), r.change.as_ref().map(|c| c.kind.as_str())))
+        .collect();
+    assert_eq!(
+        runs,
+        vec![
+            ("변경", None),
+            (" 추적", Some("deleted")),
+            (" ", None),
+            ("인간은", Some("inserted")),
+        ]
+    );
+    let deleted = p.runs[1].change.as_ref().unwrap();
+    assert_eq!(deleted.author.as_deref(), Some("김검토"));
+    assert_eq!(deleted.time.as_deref(), Some("2023-02-08T09:00:00Z"));
+    // Offsets after the change count the final text.
+    assert_eq!((p.fields[0].start, p.fields[0].end), (6, 6));
+    // A paragraph whose text was all deleted keeps its deleted run.
+    assert_eq!(ps.len(), 2);
+    assert_eq!(ps[1].text, "");
+    assert_eq!(ps[1].runs[0].text, "다 지움");
+}
