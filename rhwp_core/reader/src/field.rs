@@ -40,69 +40,96 @@ pub(crate) fn empty_field_shown(name: Option<&str>, guide: Option<&str>) -> Opti
     }
 }
 
-/// Put the guide of each empty click-here field into the paragraph's text where the value
-/// would be (`empty_field_shown`), so every view, offset and search sees what 한글 shows. The
-/// field then spans the shown guide, its `value` stays "". Offsets after it move along: the
-/// other fields, note references, the run holding it and the provenance's end.
+/// Put the guide of each unfilled click-here field into the paragraph's text where the value
+/// would be (`empty_field_shown`), so every view, offset and search sees what 한글 shows. A
+/// field is unfilled when it holds nothing, or holds exactly its own guide (HWP 5.0 keeps the
+/// guide as the field's text until someone types; HWPX marks it `dirty="0"`). The field then
+/// spans the shown guide and its `value` is "". Offsets after it move along: the other fields,
+/// note references, the run holding it and the provenance's end.
 pub(crate) fn show_empty_fields(p: &mut Paragraph) {
-    let mut shift = 0u32;
     for i in 0..p.fields.len() {
-        let field = &mut p.fields[i];
-        field.start += shift;
-        field.end += shift;
-        let empty =
-            field.kind == "click_here" && field.value.is_empty() && field.start == field.end;
-        if !empty {
+        let field = &p.fields[i];
+        if field.kind != "click_here" {
+            continue;
+        }
+        let guide = field.guide.as_deref().map(str::trim).unwrap_or("");
+        let holds_guide = !guide.is_empty() && field.value.trim() == guide;
+        if !(holds_guide || field.value.is_empty() && field.start == field.end) {
             continue;
         }
         let Some(shown) = empty_field_shown(field.name.as_deref(), field.guide.as_deref()) else {
             continue;
         };
-        let at = field.start;
+        let (from, to) = (field.start, field.end);
         let added = shown.chars().count() as u32;
-        field.end = at + added;
-        insert_chars(&mut p.text, at, &shown);
-        insert_into_runs(p, at, &shown);
-        for r in &mut p.note_refs {
-            if r.offset >= at {
-                r.offset += added;
+        replace_chars(&mut p.text, from, to, &shown);
+        replace_in_runs(p, from, to, &shown);
+        let moved = |at: u32| {
+            if at >= to {
+                at - (to - from) + added
+            } else {
+                at.min(from)
+            }
+        };
+        for (j, other) in p.fields.iter_mut().enumerate() {
+            if j == i {
+                other.value = String::new();
+                other.end = from + added;
+            } else {
+                other.start = moved(other.start);
+                other.end = moved(other.end);
             }
         }
-        if p.provenance.char_end >= at && p.provenance.char_start <= at {
-            p.provenance.char_end += added;
+        for r in &mut p.note_refs {
+            r.offset = moved(r.offset);
         }
-        shift += added;
+        if p.provenance.char_start <= from && p.provenance.char_end >= to {
+            p.provenance.char_end = moved(p.provenance.char_end);
+        }
     }
 }
 
-fn insert_chars(text: &mut String, at: u32, what: &str) {
-    let byte = text
-        .char_indices()
+/// The byte index of character `at` of `text` (its length past the end).
+fn byte_at(text: &str, at: u32) -> usize {
+    text.char_indices()
         .nth(at as usize)
-        .map_or(text.len(), |(b, _)| b);
-    text.insert_str(byte, what);
+        .map_or(text.len(), |(b, _)| b)
 }
 
-/// Insert into the run (not a deleted one) whose text holds character `at` of the paragraph,
-/// or ends there: the guide takes that run's formatting. Runs are empty for plain paragraphs.
-fn insert_into_runs(p: &mut Paragraph, at: u32, what: &str) {
+fn replace_chars(text: &mut String, from: u32, to: u32, with: &str) {
+    let (a, b) = (byte_at(text, from), byte_at(text, to));
+    text.replace_range(a..b, with);
+}
+
+/// Cut characters `[from, to)` of the paragraph out of its runs (deleted runs are not part of
+/// the text and are skipped) and put `with` at `from`, in the run that holds that character or
+/// ends there: the guide takes that run's formatting. Runs are empty for plain paragraphs.
+fn replace_in_runs(p: &mut Paragraph, from: u32, to: u32, with: &str) {
     let mut seen = 0u32;
+    let mut target = None;
     let mut last_kept = None;
-    for (i, run) in p.runs.iter().enumerate() {
+    for (i, run) in p.runs.iter_mut().enumerate() {
         if run.is_deleted() {
             continue;
         }
         let len = run.text.chars().count() as u32;
-        if at < seen + len || (at == seen + len && at == seen) {
-            insert_chars(&mut p.runs[i].text, at - seen, what);
-            return;
+        let (a, b) = (from.clamp(seen, seen + len), to.clamp(seen, seen + len));
+        if a < b {
+            replace_chars(&mut run.text, a - seen, b - seen, "");
+        }
+        if target.is_none() && (from < seen + len || (len == 0 && from == seen)) {
+            target = Some((i, from - seen));
         }
         seen += len;
         last_kept = Some(i);
     }
-    if let Some(i) = last_kept {
-        let end = p.runs[i].text.chars().count() as u32;
-        insert_chars(&mut p.runs[i].text, end, what);
+    match (target, last_kept) {
+        (Some((i, at)), _) => {
+            let b = byte_at(&p.runs[i].text, at);
+            p.runs[i].text.insert_str(b, with);
+        }
+        (None, Some(i)) => p.runs[i].text.push_str(with),
+        (None, None) => {}
     }
 }
 
@@ -209,5 +236,37 @@ mod tests {
             .collect();
         assert_eq!(kept, p.text);
         assert_eq!(p.runs[1].text, "지움");
+    }
+
+    #[test]
+    fn a_field_holding_its_own_guide_is_unfilled_and_shown_as_a_blank() {
+        let guide = "이곳을 마우스로 누르고 내용을 입력하세요.";
+        let text = format!("가{guide}나");
+        let mut f = click_here(Some("필드1"), Some(guide), 1, guide);
+        f.end = 1 + guide.chars().count() as u32;
+        let after = 1 + guide.chars().count() as u32;
+        let mut p = paragraph(&text, vec![f, click_here(None, None, after, "나")]);
+        p.runs = vec![
+            Run {
+                text: format!("가{}", &guide[..6]),
+                bold: true,
+                ..Default::default()
+            },
+            Run {
+                text: format!("{}나", &guide[6..]),
+                ..Default::default()
+            },
+        ];
+        show_empty_fields(&mut p);
+        let shown = format!("[필드1: {guide}]");
+        assert_eq!(p.text, format!("가{shown}나"));
+        assert_eq!(p.fields[0].value, "");
+        assert_eq!(
+            p.fields[0].end - p.fields[0].start,
+            shown.chars().count() as u32
+        );
+        assert_eq!(p.fields[1].start as usize, p.text.chars().count() - 1);
+        let joined: String = p.runs.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(joined, p.text);
     }
 }

@@ -142,7 +142,8 @@ fn click_here_fields_name_guide_value() {
     assert_eq!(f.guide.as_deref(), Some(GUIDE));
     assert!(f.editable);
     assert_eq!((f.value.as_str(), f.start, f.end), ("홍길동", 4, 7));
-    assert_eq!(ps[1].text, "");
+    // The empty field shows its name and guide in its place (model's show_empty_fields).
+    assert_eq!(ps[1].text, "[date: 날짜]");
     let f = &ps[1].fields[0];
     assert_eq!(
         (f.name.as_deref(), f.guide.as_deref()),
@@ -150,7 +151,7 @@ fn click_here_fields_name_guide_value() {
     );
     assert_eq!(
         (f.value.as_str(), f.start, f.end, f.editable),
-        ("", 0, 0, false)
+        ("", 0, 10, false)
     );
 }
 
@@ -426,7 +427,10 @@ fn all_fields(doc: &Document) -> Vec<Field> {
                     for f in &p.fields {
                         let chars: Vec<char> = p.text.chars().collect();
                         let span: String = chars[f.start as usize..f.end as usize].iter().collect();
-                        assert!(f.value.starts_with(&span), "{f:?} spans {span:?}");
+                        // A value, or an unfilled click-here field shown as its `[name: guide]`.
+                        let blank =
+                            f.value.is_empty() && span.starts_with('[') && span.ends_with(']');
+                        assert!(f.value.starts_with(&span) || blank, "{f:?} spans {span:?}");
                         out.push(f.clone());
                     }
                 }
@@ -495,11 +499,14 @@ fn corpus_click_here_fields() {
         names,
         ["필드1", "필드2", "필드1", "필드2", "필드1", "필드2", "필드1"]
     );
-    // Property 0x1: editable, not modified; the text between the field's ends is the guide.
+    // Property 0x1: editable, not modified; the text between the field's ends is the guide, so
+    // the fields are unfilled: no value, and the text shows each as `[name: guide]`.
     assert!(fields.iter().all(|f| f.kind == "click_here"
         && f.editable
-        && f.value == GUIDE
+        && f.value.is_empty()
         && f.guide.as_deref() == Some(GUIDE)));
+    let text = rhwp_reader::text::document_text(&doc, false);
+    assert!(text.contains(&format!("[필드1: {GUIDE}]")), "{text}");
 
     let Some(doc) = corpus("hwplib-finding-all-field.hwp") else {
         return;

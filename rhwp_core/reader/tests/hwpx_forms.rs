@@ -96,11 +96,18 @@ fn click_here_filled_and_empty() {
     assert_eq!(f.kind, "click_here");
     assert_eq!(f.name.as_deref(), Some("NAMETEXT_THREE"));
     assert_eq!(f.guide.as_deref(), Some("DIRTEXT_ONE"));
-    // Never filled in (dirty="0"): the guide 한글 stores in its place is not the value.
+    // Never filled in (dirty="0"): the guide 한글 stores in its place is not the value; the
+    // text shows the blank as `[name: guide]` (model's show_empty_fields), the field spans it.
     assert_eq!(f.value, "");
-    assert_eq!((f.start, f.end), (23, 23));
-    assert_eq!(p.text, "S111 P0 CONTRACT PROBE ");
-    assert!(!document_text(&empty, true).contains("DIRTEXT_ONE"));
+    assert_eq!(
+        p.text,
+        "S111 P0 CONTRACT PROBE [NAMETEXT_THREE: DIRTEXT_ONE]"
+    );
+    assert_eq!((f.start, f.end), (23, 52));
+    assert_eq!(
+        document_text(&empty, true).matches("DIRTEXT_ONE").count(),
+        1
+    );
 }
 
 #[test]
@@ -119,15 +126,19 @@ fn click_here_forms_blank_and_submitted() {
     assert!(blank
         .iter()
         .filter(|(_, f)| f.value.is_empty())
-        .all(|(_, f)| f.start == f.end && f.guide.is_some()));
+        .all(|(p, f)| f.guide.is_some()
+            && span(p, f).starts_with('[')
+            && span(p, f).ends_with(']')));
     let find = |fs: &[(Paragraph, Field)], guide: &str| {
         fs.iter()
             .find(|(_, f)| f.guide.as_deref() == Some(guide))
             .cloned()
             .unwrap_or_else(|| panic!("no field with guide {guide}"))
     };
-    let (_, f) = find(&blank, "과목명");
-    assert_eq!((f.value.as_str(), f.start == f.end), ("", true));
+    let (p, f) = find(&blank, "과목명");
+    assert_eq!(f.value, "");
+    // Its name is its guide: shown once.
+    assert_eq!(span(&p, &f), "[과목명]");
     let filled: Vec<_> = blank.iter().filter(|(_, f)| !f.value.is_empty()).collect();
     assert_eq!(filled[0].1.guide.as_deref(), Some("몇"));
     assert_eq!(filled[0].1.value, "1");

@@ -277,7 +277,8 @@ impl Parser<'_> {
                 if !open.continued {
                     memo.provenance.char_end = p.chars;
                 }
-            } else {
+            } else if !value.is_empty() {
+                // (An empty piece of a field that goes on is not a blank to fill in: not listed.)
                 let mut field = open.field.clone();
                 field.value = value.to_string();
                 field.end = p.chars;
@@ -364,6 +365,9 @@ fn end_field(p: &mut ParaBuilder, open: OpenField) -> Option<Furniture> {
         p.chars = field.start;
         p.runs.retain(|(s, r)| *s < start_byte || is_deleted(r));
         field.end = field.start;
+    } else if continued && value.is_empty() {
+        // The field ended at the start of this paragraph: nothing of it is here.
+        return None;
     } else {
         field.value = value.to_string();
     }
