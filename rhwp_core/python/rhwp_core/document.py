@@ -22,6 +22,7 @@ from .errors import HwpError, from_native, opening
 from .navigation import BlockText, Heading, Place, effective_pages, outline, parse_pages, places
 
 if TYPE_CHECKING:
+    from .forms import FormEntry
     from .ir import Block, HwpDocument
 
 Scope = Literal["body", "furniture", "all"]
@@ -141,6 +142,7 @@ class Document:
 
     __slots__ = (
         "__weakref__",
+        "_forms",
         "_ir",
         "_ir_lock",
         "_markdown",
@@ -162,6 +164,7 @@ class Document:
         self._outline: list[Heading] | None = None
         self._places: dict[bool, list[Place]] = {}
         self._pages: tuple[int | None] | None = None
+        self._forms: list[FormEntry] | None = None
 
     @property
     def format(self) -> Literal["hwp", "hwpx", "hwp3", "hwpml"]:
@@ -221,6 +224,15 @@ class Document:
         if self._outline is None:
             self._outline = outline(self.to_ir(), self.places())
         return self._outline
+
+    def form_entries(self) -> list[FormEntry]:
+        """Every field, named cell, form control and memo, in reading order (memos last), each with
+        its addresses (see rhwp_core.forms). Computed once per document."""
+        if self._forms is None:
+            from .forms import form_entries
+
+            self._forms = form_entries(self)
+        return self._forms
 
     def places(self, include_furniture: bool = False) -> list[Place]:
         """Where each top-level block shows in ``extract_text()`` and ``to_markdown()`` (default

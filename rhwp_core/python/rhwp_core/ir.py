@@ -283,6 +283,20 @@ class FormControl(_Model):
     group: str | None = Field(default=None, description="A radio button's group.")
     provenance: Provenance = Field(default_factory=Provenance)
 
+    @property
+    def shown(self) -> str:
+        """What the page shows, as every view writes it (``FormControl::shown`` in model.rs): a
+        checkbox as ☑/☐ and a radio button as ◉/○ before the caption, a button as ``[caption]``,
+        other controls as their value."""
+        caption = (self.caption or "").strip()
+        if self.control in ("checkbox", "radio"):
+            on = self.checked is True
+            mark = ("☑" if on else "☐") if self.control == "checkbox" else ("◉" if on else "○")
+            return f"{mark} {caption}" if caption else mark
+        if self.control == "button" and caption:
+            return f"[{caption}]"
+        return (self.value or "").strip()
+
 
 class Unknown(_Model):
     """An object the reader recognised but does not model further (OLE, chart, video, form, ...).

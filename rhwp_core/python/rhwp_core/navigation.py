@@ -155,6 +155,8 @@ def block_plain_text(block: Block) -> str:
         return block.text
     if block.kind == "unknown":
         return block.text or ""
+    if block.kind == "form_control":
+        return block.shown
     lines = [block.script.strip()] if block.kind == "equation" else []
     lines.extend(block_plain_text(child) for child in child_blocks(block))
     return "\n".join(line for line in lines if line)
@@ -197,7 +199,8 @@ def places(
         seen.add(unit.text)
         texts = [block_plain_text(b) for b in item.blocks]
         if "\n".join(t for t in texts if t) != unit.text:
-            # Should not happen (tests compare on the corpus); the item's first block then holds it all.
+            # A memo's text starts with its label (text.rs memo_label); anything else should not
+            # happen (tests compare on the corpus). The item's first block then holds it all.
             texts = [unit.text] + [""] * (len(item.blocks) - 1)
         placed[i] = []
         start = offset
