@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import typing
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -24,6 +26,8 @@ import pytest
 from corpus_support import FIXTURES, SHARED
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+import rhwp_mcp_tools_core
 
 pytestmark = pytest.mark.e2e
 
@@ -122,7 +126,11 @@ def test_tools_list_is_exactly_the_installed_packs_with_enums_and_annotations() 
             assert _field(tool.annotations, "idempotent_hint", "idempotentHint") is True, tool.name
             assert tool.description and len(tool.description) > 80, tool.name
         kind = json.dumps(_schema(tools["iter_blocks"])["properties"]["kind"])
-        assert '"table"' in kind and '"paragraph"' in kind
+        # Every block kind of the IR, no other (the pack spells them out to stay light at start-up).
+        from rhwp_core.ir import BLOCK_KINDS
+
+        assert set(re.findall(r'"(\w+)"', kind)) & set(BLOCK_KINDS) == set(BLOCK_KINDS)
+        assert sorted(typing.get_args(rhwp_mcp_tools_core.BlockKind)) == sorted(BLOCK_KINDS)
         assert "furniture" in json.dumps(_schema(tools["iter_blocks"])["properties"]["scope"])
         assert "ir-blocks" in json.dumps(_schema(tools["chunks"])["properties"]["mode"])
 

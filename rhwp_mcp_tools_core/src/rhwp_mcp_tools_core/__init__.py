@@ -35,7 +35,9 @@ from .parts import split_block
 if TYPE_CHECKING:
     from rhwp_core import Document
 
-BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "unknown"]
+# rhwp_core.ir.BlockKind, spelled out: the schema is built at import, before the reader is loaded
+# (tests/test_e2e_tools.py holds the two equal).
+BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "form_control", "unknown"]
 Scope = Literal["body", "furniture", "all"]
 Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
 MaxChars = Annotated[
@@ -290,9 +292,10 @@ def iter_blocks(
 ) -> BlocksPage:
     """The document's blocks in reading order, one page at a time: {blocks, total, next_offset}.
 
-    Each block is a JSON object with `kind` (paragraph, table, picture, equation, shape, unknown),
-    its content (paragraph text and runs; table cells with spans and nested blocks; picture bin-data
-    name and size; equation script) and provenance (section, paragraph, page). Use kind="table" to
+    Each block is a JSON object with `kind` (paragraph, table, picture, equation, shape,
+    form_control, unknown), its content (paragraph text, runs and fields; table cells with spans,
+    field names and nested blocks; picture bin-data name and size; equation script; a form
+    control's name, caption, value and checked state) and provenance (section, paragraph, page). Use kind="table" to
     get just the tables, scope="furniture" for headers/footers/notes, pages="3-5" for what lies on
     those pages; an outline entry's `block` (parse_hwp_summary) is the offset of its heading.
     Pages are cut to stay under the response cap; next_offset (null on the last page) is the offset
