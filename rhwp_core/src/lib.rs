@@ -192,13 +192,20 @@ impl NativeDocument {
         out
     }
 
+    /// Each top-level body block's heading level, None when it is no heading: outline styles,
+    /// the document's table of contents, the numbering ladder (`rhwp_reader::views::headings`).
+    fn heading_levels(&self) -> Vec<Option<u8>> {
+        rhwp_reader::views::heading_levels(&self.doc)
+    }
+
     /// The Markdown view rendered natively (`rhwp_reader::views`), and the start of each
     /// top-level body block in it (None when the block renders empty): what
     /// `views.markdown.render_markdown(ir, include_furniture, block_starts)` gives, without the IR.
     ///
     /// `keep`, `(body, furniture)`: render only those top-level body blocks (indices in reading
     /// order over all sections) and furniture items (indices into the document's furniture), as
-    /// the Python view over the IR cut to them; notes and headings are then found in what is kept.
+    /// the Python view over the IR cut to them; notes are then found in what is kept, headings
+    /// are the whole document's (the outline's) at the kept blocks.
     #[pyo3(signature = (include_furniture, keep=None))]
     fn to_markdown<'py>(
         &self,
@@ -210,9 +217,10 @@ impl NativeDocument {
         let (text, starts) = py.detach(move || {
             let (text, starts) = match keep {
                 None => rhwp_reader::views::render_markdown(&doc, include_furniture),
-                Some((body, furniture)) => rhwp_reader::views::render_markdown(
+                Some((body, furniture)) => rhwp_reader::views::render_markdown_with_levels(
                     &selected(&doc, &body, &furniture),
                     include_furniture,
+                    &kept_levels(&doc, &body),
                 ),
             };
             (PyText::new(text), starts)
@@ -235,10 +243,11 @@ impl NativeDocument {
         let text = py.detach(move || {
             let text = match keep {
                 None => rhwp_reader::views::render_html(&doc, include_css, include_furniture),
-                Some((body, furniture)) => rhwp_reader::views::render_html(
+                Some((body, furniture)) => rhwp_reader::views::render_html_with_levels(
                     &selected(&doc, &body, &furniture),
                     include_css,
                     include_furniture,
+                    &kept_levels(&doc, &body),
                 ),
             };
             PyText::new(text)
@@ -332,6 +341,14 @@ impl NativeDocument {
 /// A copy of `doc` holding only the top-level body blocks at `body` (reading order over all
 /// sections; every section kept, perhaps empty) and the furniture at `furniture`, as
 /// `Document._ir_of_pages` cuts the IR.
+/// The whole document's heading levels (`views::heading_levels`) of the kept top-level blocks.
+fn kept_levels(doc: &Document, body: &[usize]) -> Vec<Option<u8>> {
+    let levels = rhwp_reader::views::heading_levels(doc);
+    body.iter()
+        .map(|&i| levels.get(i).copied().flatten())
+        .collect()
+}
+
 fn selected(doc: &Document, body: &[usize], furniture: &[usize]) -> Document {
     let body: std::collections::HashSet<usize> = body.iter().copied().collect();
     let furniture: std::collections::HashSet<usize> = furniture.iter().copied().collect();

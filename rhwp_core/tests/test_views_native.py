@@ -68,7 +68,8 @@ def _assert_same(source: Path | bytes) -> None:
     ir = doc.to_ir()
     for include_furniture in (False, True):
         starts: list[int | None] = []
-        expected = render_markdown(ir, include_furniture=include_furniture, block_starts=starts)
+        levels = doc._native.heading_levels()
+        expected = render_markdown(ir, include_furniture=include_furniture, block_starts=starts, levels=levels)
         text, native_starts = doc._native.to_markdown(include_furniture)
         assert text == expected, f"include_furniture={include_furniture}"
         assert native_starts == starts, f"include_furniture={include_furniture}"
@@ -82,7 +83,8 @@ def _assert_same_html(source: Path | bytes) -> None:
     ir = doc.to_ir()
     for include_css in (False, True):
         for include_furniture in (False, True):
-            expected = render_html(ir, include_css=include_css, include_furniture=include_furniture)
+            levels = doc._native.heading_levels()
+            expected = render_html(ir, include_css=include_css, include_furniture=include_furniture, levels=levels)
             html = doc._native.to_html(include_css, include_furniture)
             assert html == expected, f"include_css={include_css}, include_furniture={include_furniture}"
 
@@ -108,13 +110,16 @@ def _assert_same_pages(source: Path | bytes) -> None:
         if pages is None:
             continue
         cut = doc._ir_of_pages(pages)
+        # A selection shows the whole document's headings at the kept blocks.
+        everywhere = doc._native.heading_levels()
+        levels = [everywhere[i] for i in doc._selection(pages)[0]]
         for include_furniture in (False, True):
-            expected = render_markdown(cut, include_furniture=include_furniture)
+            expected = render_markdown(cut, include_furniture=include_furniture, levels=levels)
             assert doc.to_markdown(include_furniture=include_furniture, pages=pages) == expected, (
                 f"pages={pages}, include_furniture={include_furniture}"
             )
             for include_css in (False, True):
-                expected = render_html(cut, include_css=include_css, include_furniture=include_furniture)
+                expected = render_html(cut, include_css=include_css, include_furniture=include_furniture, levels=levels)
                 html = doc.to_html(include_css=include_css, include_furniture=include_furniture, pages=pages)
                 assert html == expected, f"pages={pages}, include_css={include_css}, furniture={include_furniture}"
 

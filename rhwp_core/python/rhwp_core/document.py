@@ -222,7 +222,7 @@ class Document:
         """The headings in reading order, each with its level, text, top-level block index, page,
         and where it starts in ``extract_text()`` and in ``to_markdown()`` (see rhwp_core.navigation)."""
         if self._outline is None:
-            self._outline = outline(self.to_ir(), self.places())
+            self._outline = outline(self._native.heading_levels(), self.places())
         return self._outline
 
     def form_entries(self) -> list[FormEntry]:

@@ -42,12 +42,6 @@ class BlockText(NamedTuple):
     text: str
 
 
-_CHAPTER = re.compile(r"^\s*제\s*\d+\s*([장편부절])(?=\s|\.|$)")
-_ROMAN = re.compile(r"^\s*[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫ]+\s*[.)]?(?=\s)")
-# A table of contents repeats the chapter lines with their page numbers after a tab or a leader.
-_TOC_LINE = re.compile(r"(\t|\.{3,}|·{3,}|…+|-{3,})\s*\d+\s*$")
-# A chapter line is short; a long paragraph that happens to start "제1장에서..." is prose.
-_MAX_HEADING_CHARS = 80
 MAX_OUTLINE_TEXT = 120
 
 
@@ -72,56 +66,6 @@ class Heading:
             "text_offset": self.text_offset,
             "markdown_offset": self.markdown_offset,
         }
-
-
-def heading_level(block: Block, *, styled_headings: bool) -> int | None:
-    """The outline level of a top-level block, or None when it is no heading."""
-    if block.kind != "paragraph":
-        return None
-    if block.heading_level:
-        return int(block.heading_level)
-    if styled_headings:
-        return None  # the document marks its headings: an unmarked paragraph is not one
-    text = block.text
-    if len(text) > _MAX_HEADING_CHARS or "\n" in text.strip() or _TOC_LINE.search(text):
-        return None
-    chapter = _CHAPTER.match(text)
-    if chapter:
-        return 2 if chapter.group(1) == "절" else 1
-    if _ROMAN.match(text):
-        return 1
-    return None
-
-
-def detected_heading_levels(doc: HwpDocument) -> dict[int, int]:
-    """``id(paragraph) -> level`` for the top-level paragraphs that are headings by their chapter
-    number only (the views render them as headings, so the outline and the views agree). Empty
-    when the document marks its headings itself.
-
-    A table of contents lists the chapter lines before the chapters: after a paragraph titled
-    목차/차례/Contents, lines are contents entries until the first entry's text comes again.
-    """
-    blocks = [block for section in doc.sections for block in section.blocks]
-    if any(b.kind == "paragraph" and b.heading_level for b in blocks):
-        return {}
-    found = [(i, level) for i, b in enumerate(blocks) if (level := heading_level(b, styled_headings=False))]
-    texts = [_squashed(str(getattr(b, "text", "") or "")) if b.kind == "paragraph" else "" for b in blocks]
-    contents = next((i for i, text in enumerate(texts) if text in _CONTENTS_TITLES), None)
-    if contents is not None:
-        entries = [i for i, _ in found if i > contents]
-        if entries:
-            first = texts[entries[0]]
-            again = next((i for i in entries[1:] if texts[i] == first), None)
-            if again is not None:
-                found = [(i, level) for i, level in found if not contents < i < again]
-    return {id(blocks[i]): level for i, level in found}
-
-
-def _squashed(text: str) -> str:
-    return "".join(text.split()).lower()
-
-
-_CONTENTS_TITLES = frozenset({"목차", "차례", "contents", "tableofcontents"})
 
 
 @dataclass(frozen=True)
@@ -216,13 +160,12 @@ def places(
     return out
 
 
-def outline(doc: HwpDocument, body: Sequence[Place]) -> list[Heading]:
-    """The headings of ``doc``; ``body`` are the places of its top-level body blocks (``places``)."""
-    blocks = [block for section in doc.sections for block in section.blocks]
-    detected = detected_heading_levels(doc)
+def outline(levels: Sequence[int | None], body: Sequence[Place]) -> list[Heading]:
+    """The headings: ``levels`` are each top-level body block's heading level (the native
+    ``heading_levels``: outline styles, the table of contents, the numbering ladder), ``body``
+    their places (``places``)."""
     headings: list[Heading] = []
-    for index, (block, place) in enumerate(zip(blocks, body, strict=True)):
-        level = (block.heading_level if block.kind == "paragraph" else None) or detected.get(id(block))
+    for index, (level, place) in enumerate(zip(levels, body, strict=True)):
         if level and place.text.strip() and place.text_offset is not None:
             shown = " ".join(place.text.split())
             if len(shown) > MAX_OUTLINE_TEXT:
@@ -239,6 +182,29 @@ def outline(doc: HwpDocument, body: Sequence[Place]) -> list[Heading]:
                 )
             )
     return headings
+
+
+def heading_paths(headings: Sequence[Heading]) -> tuple[list[int], list[list[str]]]:
+    """Each heading's block and its path (the headings above it, outermost first, itself last):
+    what a block sits under is the path of the last heading at or before it (``path_at``)."""
+    stack: list[Heading] = []
+    blocks: list[int] = []
+    paths: list[list[str]] = []
+    for heading in headings:
+        while stack and stack[-1].level >= heading.level:
+            stack.pop()
+        stack.append(heading)
+        blocks.append(heading.block)
+        paths.append([h.text for h in stack])
+    return blocks, paths
+
+
+def path_at(blocks: Sequence[int], paths: Sequence[list[str]], block: int) -> list[str]:
+    """The heading path of top-level body block ``block`` (see ``heading_paths``)."""
+    import bisect
+
+    i = bisect.bisect_right(blocks, block) - 1
+    return list(paths[i]) if i >= 0 else []
 
 
 # -- pages ----------------------------------------------------------------------------------------
@@ -300,10 +266,10 @@ __all__ = [
     "Heading",
     "Place",
     "block_plain_text",
-    "detected_heading_levels",
     "effective_pages",
-    "heading_level",
+    "heading_paths",
     "outline",
     "parse_pages",
+    "path_at",
     "places",
 ]

@@ -45,6 +45,7 @@ from ._common import (
     safe_url,
 )
 from .equation import to_latex
+from .headings import paragraph_levels
 
 __all__ = ["HtmlRenderer", "render_html"]
 
@@ -375,11 +376,15 @@ class HtmlRenderer:
             self.out.append(f"</{tag}>")
 
 
-def render_html(doc: HwpDocument, include_css: bool = False, include_furniture: bool = False) -> str:
-    """A complete HTML5 document for ``doc``; ``include_furniture`` adds page headers/footers."""
-    from rhwp_core.navigation import detected_heading_levels
-
-    renderer = HtmlRenderer(NoteIndex(doc), levels=detected_heading_levels(doc))
+def render_html(
+    doc: HwpDocument,
+    include_css: bool = False,
+    include_furniture: bool = False,
+    levels: Sequence[int | None] | None = None,
+) -> str:
+    """A complete HTML5 document for ``doc``; ``include_furniture`` adds page headers/footers;
+    ``levels`` as for ``render_markdown``."""
+    renderer = HtmlRenderer(NoteIndex(doc), levels=paragraph_levels(doc, levels))
     out = renderer.out
     out.append("<!DOCTYPE html>")
     out.append('<html lang="ko">')

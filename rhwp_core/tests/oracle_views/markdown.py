@@ -56,6 +56,7 @@ from ._common import (
     safe_url,
 )
 from .equation import to_latex
+from .headings import paragraph_levels
 from .html import HtmlRenderer
 
 __all__ = ["render_block_markdown", "render_markdown"]
@@ -413,16 +414,18 @@ def _is_simple_grid(table: Table, placed: list[tuple[TableCell, int, int]]) -> b
 
 
 def render_markdown(
-    doc: HwpDocument, include_furniture: bool = False, block_starts: list[int | None] | None = None
+    doc: HwpDocument,
+    include_furniture: bool = False,
+    block_starts: list[int | None] | None = None,
+    levels: Sequence[int | None] | None = None,
 ) -> str:
     """Markdown for ``doc``; ``include_furniture`` adds page headers (first) and footers (last).
 
     With ``block_starts``, the start of each top-level body block in the result (None when the
-    block renders empty) is appended to it, in reading order.
+    block renders empty) is appended to it, in reading order. ``levels``: each top-level body
+    block's heading level as the native reader found it (see ``headings``).
     """
-    from rhwp_core.navigation import detected_heading_levels
-
-    renderer = _MarkdownRenderer(doc, levels=detected_heading_levels(doc))
+    renderer = _MarkdownRenderer(doc, levels=paragraph_levels(doc, levels))
     parts: list[str] = []
     if include_furniture:
         parts.extend(renderer.page_furniture("header"))

@@ -4,7 +4,7 @@
 
 use super::chars::{clean, len, squeeze, strip};
 use super::common::NoteIndex;
-use super::headings::detected_heading_levels;
+use super::headings::{heading_levels, paragraph_levels};
 use super::html_fragment::{attr, text, HtmlFragment};
 use crate::model::{Block, Document, Paragraph};
 use std::collections::HashSet;
@@ -146,8 +146,18 @@ fn notes_section(renderer: &mut HtmlFragment<'_, '_>, kind: &str) {
 
 /// `render_html(doc, include_css, include_furniture)`: a complete HTML5 document.
 pub fn render_html(doc: &Document, include_css: bool, include_furniture: bool) -> String {
+    render_html_with_levels(doc, include_css, include_furniture, &heading_levels(doc))
+}
+
+/// `render_html` with the top-level blocks' heading levels given (`heading_levels`).
+pub fn render_html_with_levels(
+    doc: &Document,
+    include_css: bool,
+    include_furniture: bool,
+    levels: &[Option<u8>],
+) -> String {
     let notes = NoteIndex::new(doc);
-    let levels = detected_heading_levels(doc);
+    let levels = paragraph_levels(doc, levels);
     let mut renderer = HtmlFragment::for_html(&notes, Some(&levels));
     let mut head = vec![
         "<!DOCTYPE html>".to_owned(),

@@ -13,7 +13,7 @@ use super::common::{
     safe_url, NoteIndex, Piece,
 };
 use super::equation::to_latex;
-use super::headings::detected_heading_levels;
+use super::headings::{heading_levels, paragraph_levels};
 use super::html_fragment::HtmlFragment;
 use super::markdown_inline::{delimited, escape, escape_line_start, md_formatted, wrap};
 use crate::model::{
@@ -505,9 +505,18 @@ fn char_offsets(text: &str, starts: Vec<Option<usize>>) -> Vec<Option<usize>> {
 /// Markdown for `doc` and the start of each top-level body block in it (a character offset, or
 /// None when the block renders empty), as `render_markdown(doc, include_furniture, block_starts)`.
 pub fn render_markdown(doc: &Document, include_furniture: bool) -> (String, Vec<Option<usize>>) {
+    render_markdown_with_levels(doc, include_furniture, &heading_levels(doc))
+}
+
+/// `render_markdown` with the top-level blocks' heading levels given (`heading_levels`).
+pub fn render_markdown_with_levels(
+    doc: &Document,
+    include_furniture: bool,
+    levels: &[Option<u8>],
+) -> (String, Vec<Option<usize>>) {
     let renderer = Renderer {
         notes: NoteIndex::new(doc),
-        levels: detected_heading_levels(doc),
+        levels: paragraph_levels(doc, levels),
     };
     let mut parts: Vec<String> = Vec::new();
     if include_furniture {
