@@ -134,6 +134,120 @@ fn table_notes_link_and_pages() {
     );
 }
 
+/// A paragraph whose line segments are `(start, vpos, hpos)`.
+fn paragraph_at(level: u16, text: &[u8], lines: &[(u32, i32, i32)], break_type: u8) -> Vec<u8> {
+    let mut v = paragraph(level, text, &[], break_type);
+    let mut segs = Vec::new();
+    for &(start, vpos, hpos) in lines {
+        let mut s = [0u8; 36];
+        s[..4].copy_from_slice(&start.to_le_bytes());
+        s[4..8].copy_from_slice(&vpos.to_le_bytes());
+        s[24..28].copy_from_slice(&hpos.to_le_bytes());
+        s[32..36].copy_from_slice(&0x60000u32.to_le_bytes());
+        segs.extend_from_slice(&s);
+    }
+    v.extend(record(PARA_LINE_SEG, level + 1, &segs));
+    v
+}
+
+fn cell_spanning(level: u16, row: u16, col: u16, rows: u16, inner: Vec<u8>) -> Vec<u8> {
+    let mut d = vec![1, 0, 0, 0, 0, 0, 0, 0];
+    for x in [col, row, 1, rows] {
+        d.extend_from_slice(&x.to_le_bytes());
+    }
+    let mut v = record(LIST_HEADER, level, &d);
+    v.extend(inner);
+    v
+}
+
+#[test]
+fn tables_running_on_and_explicit_breaks_make_pages() {
+    let cell_lines = |row: u16, col: u16, rows: u16, lines: &[(i32, i32)]| {
+        let lines: Vec<(u32, i32, i32)> = lines.iter().map(|&(v, h)| (0, v, h)).collect();
+        cell_spanning(
+            2,
+            row,
+            col,
+            rows,
+            paragraph_at(2, &utf16(&format!("c{row}{col}")), &lines, 0),
+        )
+    };
+    let mut s = paragraph_at(0, &utf16("one"), &[(0, 0, 0)], 0);
+    s.extend(paragraph_at(0, &ctrl_char(11, b"tbl "), &[(0, 5000, 0)], 0));
+    s.extend(ctrl_header(1, b"tbl ", &[0; 40]));
+    let mut table = vec![0u8; 4];
+    table.extend_from_slice(&2u16.to_le_bytes());
+    table.extend_from_slice(&3u16.to_le_bytes());
+    s.extend(record(TABLE, 2, &table));
+    // Row 0: two cells restart together (one break); a cell spanning both rows restarts once.
+    s.extend(cell_lines(
+        0,
+        0,
+        1,
+        &[(0, 0), (60000, 0), (0, 0), (2000, 0)],
+    ));
+    s.extend(cell_lines(0, 1, 1, &[(0, 0), (50000, 0), (0, 0)]));
+    s.extend(cell_lines(
+        0,
+        2,
+        2,
+        &[(0, 0), (30000, 0), (0, 0), (9000, 0)],
+    ));
+    // Row 1: two columns in one cell (no page), two restarts in the other.
+    s.extend(cell_lines(
+        1,
+        0,
+        1,
+        &[(0, 0), (40000, 0), (0, 20000), (40000, 20000)],
+    ));
+    let restarts = [(0, 0), (60000, 0), (0, 0), (60000, 0), (0, 0), (1000, 0)];
+    s.extend(cell_lines(1, 1, 1, &restarts));
+    // On the table's last page, below where its content ended.
+    s.extend(paragraph_at(0, &utf16("after"), &[(0, 4000, 0)], 0));
+    // An explicit page break (0x04) whose line does not fall back, then one that also does.
+    s.extend(paragraph_at(0, &utf16("broken"), &[(0, 6000, 0)], 0x04));
+    s.extend(paragraph_at(0, &utf16("again"), &[(0, 0, 0)], 0x04));
+    s.extend(paragraph_at(0, &utf16("same"), &[(0, 1500, 0)], 0));
+    let doc = read(
+        &hwp(&[s], 0),
+        &Options {
+            strict: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let pages: Vec<(String, Option<u32>)> = doc.sections[0]
+        .blocks
+        .iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => (p.text.clone(), p.provenance.page),
+            Block::Table(t) => {
+                for c in &t.cells {
+                    for b in &c.blocks {
+                        let Block::Paragraph(p) = b else { panic!() };
+                        assert_eq!(p.provenance.page, t.provenance.page, "cells: table's page");
+                    }
+                }
+                ("table".into(), t.provenance.page)
+            }
+            _ => ("?".into(), None),
+        })
+        .collect();
+    let expect = |s: &str, p: u32| (s.to_string(), Some(p));
+    assert_eq!(
+        pages,
+        vec![
+            expect("one", 1),
+            expect("table", 1),
+            expect("after", 4),
+            expect("broken", 5),
+            expect("again", 6),
+            expect("same", 6)
+        ]
+    );
+    assert_eq!(doc.pages, Some(6));
+}
+
 #[test]
 fn no_layout_means_unknown_pages() {
     let s = paragraph(0, &utf16("x"), &[], 0);

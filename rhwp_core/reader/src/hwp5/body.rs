@@ -15,10 +15,18 @@
 //! line of a column" (bit 1) or whose vertical position falls back moves to the
 //! next column, and with N columns in effect (`cold`) every Nth move is a new
 //! page. A paragraph that changes the column layout starts a new column region
-//! on the same page. Paragraphs without line segments advance the page only at
-//! an explicit page break. A table spanning several pages is one line of its
-//! anchoring paragraph, so pages it fills alone are not counted. A document
-//! without any line segment has `pages: None`.
+//! on the same page. A paragraph flagged with a page break (break type 0x04 or
+//! 0x01) starts a new page on its first line, counted once even when that
+//! line's position also falls back; paragraphs without line segments advance
+//! the page only at such a break. A table that runs on to further pages is one
+//! line of its anchoring paragraph: the pages it adds show in its cells' own
+//! line segments (positions relative to the cell, starting again near 0 where
+//! a row is split by a page break; a fall to a column further right is the
+//! cell's next column), counted once per break across the cells of a row
+//! (`TablePages`), nested tables included, right after the line holding the
+//! table; the next line is compared with where the table's last page ends.
+//! Blocks in the table keep the table's first page. A document without any
+//! line segment has `pages: None`.
 
 use super::doc_info::{DocInfo, HeadKind};
 use super::fields;
@@ -56,11 +64,13 @@ impl PageTracker {
     /// One section-level line. `new_columns` is set on the first line of a paragraph that
     /// changes the column layout: its lines start a new column region on the same page, whose
     /// vertical positions start again from 0 without meaning a new page.
-    fn line(&mut self, vpos: i32, flags: u32, new_columns: Option<u32>) -> u32 {
+    /// `page_break`: the paragraph's first line after an explicit page break (counted once, even
+    /// when its vertical position also falls back).
+    fn line(&mut self, vpos: i32, flags: u32, new_columns: Option<u32>, page_break: bool) -> u32 {
         if self.page == 0 {
             self.page = 1;
             self.column = 0;
-        } else if self.new_section || flags & LINE_FIRST_IN_PAGE != 0 {
+        } else if self.new_section || page_break || flags & LINE_FIRST_IN_PAGE != 0 {
             self.page += 1;
             self.column = 0;
         } else if new_columns.is_some() {
@@ -81,6 +91,17 @@ impl PageTracker {
         self.page
     }
 
+    /// A table anchored on the line just counted ran on over `extra` more pages; the next line
+    /// is compared with the position the table's last page ended near (`last`, relative to that
+    /// page's top).
+    fn table(&mut self, extra: u32, last: Option<i32>) {
+        if extra > 0 {
+            self.page += extra;
+            self.column = 0;
+            self.prev_vpos = last.unwrap_or(0);
+        }
+    }
+
     fn explicit_break(&mut self) {
         if self.page > 0 {
             self.page += 1;
@@ -94,6 +115,81 @@ impl PageTracker {
         } else {
             Some(self.page)
         }
+    }
+}
+
+/// The lines of a table cell (or any list laid out in a box of its own): their vertical
+/// positions are relative to the cell, and start again near 0 where the cell runs on to the
+/// next page (a row split by a page break). A fall back to the same or an earlier column
+/// (horizontal position) is a new page; a fall to a column further right is the cell's next
+/// column. Tables nested in the cell add their own pages. Shared with the HWPX reader.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct CellLines {
+    /// Pages the cell runs on to beyond the one it starts on.
+    pub extra: u32,
+    prev: Option<(i32, i32)>,
+    /// The last line's vertical position (on the cell's last page).
+    pub last: Option<i32>,
+}
+
+impl CellLines {
+    #[inline]
+    pub fn line(&mut self, vpos: i32, hpos: i32) {
+        if let Some((pv, ph)) = self.prev {
+            if vpos < pv && hpos <= ph {
+                self.extra += 1;
+            }
+        }
+        self.prev = Some((vpos, hpos));
+        self.last = Some(vpos);
+    }
+
+    /// A table nested in the cell, anchored on the line just counted, ran on `extra` pages.
+    pub fn table(&mut self, extra: u32, last: Option<i32>) {
+        if extra > 0 {
+            self.extra += extra;
+            let v = last.unwrap_or(0);
+            self.prev = Some((v, i32::MAX));
+            self.last = Some(v);
+        }
+    }
+}
+
+/// The cells of one table that run on to further pages: the pages the table adds. Cells of one
+/// row (and a cell spanning rows, in those rows) run on together, so a page break is counted
+/// once however many cells show it: the most pages any set of cells with disjoint rows shows.
+#[derive(Debug, Default)]
+pub(crate) struct TablePages {
+    /// (first row, row after the last, pages added, last line's position) of cells that add pages.
+    cells: Vec<(u32, u32, u32, Option<i32>)>,
+}
+
+impl TablePages {
+    pub fn cell(&mut self, row: u32, row_span: u32, lines: &CellLines) {
+        if lines.extra > 0 {
+            let end = row.saturating_add(row_span.max(1));
+            self.cells.push((row, end, lines.extra, lines.last));
+        }
+    }
+
+    /// Pages the table adds, and where its last page's content ends.
+    pub fn finish(mut self) -> (u32, Option<i32>) {
+        match self.cells.len() {
+            0 => return (0, None),
+            1 => return (self.cells[0].2, self.cells[0].3),
+            _ => {}
+        }
+        // Weighted interval scheduling over row ranges, by end row.
+        self.cells.sort_unstable_by_key(|c| (c.1, c.0));
+        let mut best: Vec<(u32, Option<i32>)> = Vec::with_capacity(self.cells.len() + 1);
+        best.push((0, None));
+        for (i, &(start, _, extra, last)) in self.cells.iter().enumerate() {
+            let before = self.cells[..i].partition_point(|c| c.1 <= start);
+            let with = best[before].0 + extra;
+            let prev = best[i];
+            best.push(if with > prev.0 { (with, last) } else { prev });
+        }
+        best[self.cells.len()]
     }
 }
 
@@ -345,6 +441,94 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// The pages a table control (`tbl ` at `c`, subtree up to `end`) runs on to beyond the
+    /// page it starts on, from its cells' line segments, and where its last page's content
+    /// ends. `depth` bounds nested tables as `limits.max_depth` does.
+    fn table_pages(&self, c: usize, end: usize, depth: u32) -> (u32, Option<i32>) {
+        if depth > self.limits.max_depth {
+            return (0, None);
+        }
+        let level = self.recs[c].level + 1;
+        let mut table = TablePages::default();
+        let mut seen_table = false;
+        let mut j = c + 1;
+        while j < end {
+            let r = self.recs[j];
+            if r.level != level {
+                j += 1;
+                continue;
+            }
+            match r.tag {
+                tag::TABLE => seen_table = true,
+                tag::LIST_HEADER if seen_table => {
+                    let mut h = Reader::at(self.data(j), 10);
+                    let row = h.u16() as u32;
+                    h.skip(2);
+                    let row_span = h.u16() as u32;
+                    let (lines, next) = self.cell_lines(j, end, depth);
+                    table.cell(row, row_span, &lines);
+                    j = next;
+                    continue;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        table.finish()
+    }
+
+    /// The lines of the paragraphs following a cell's LIST_HEADER at `list` (same level, up to
+    /// `end`), and the index after them.
+    fn cell_lines(&self, list: usize, end: usize, depth: u32) -> (CellLines, usize) {
+        let level = self.recs[list].level;
+        let mut lines = CellLines::default();
+        let mut i = list + 1;
+        while i < end {
+            let r = self.recs[i];
+            if r.tag != tag::PARA_HEADER || r.level != level {
+                break;
+            }
+            let para_end = subtree_end(self.recs, i);
+            let mut tables = (0u32, None);
+            let mut segs: &[u8] = &[];
+            for k in i + 1..para_end {
+                let rk = self.recs[k];
+                if rk.level != level + 1 {
+                    continue;
+                }
+                match rk.tag {
+                    tag::PARA_LINE_SEG => segs = self.data(k),
+                    tag::CTRL_HEADER if &ctrl_id(self.data(k)) == b"tbl " => {
+                        let (extra, last) =
+                            self.table_pages(k, subtree_end(self.recs, k), depth + 1);
+                        if extra > 0 {
+                            tables = (tables.0 + extra, last);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // Nested tables are taken as anchored on the paragraph's first line.
+            let mut first = true;
+            for seg in segs.chunks_exact(36) {
+                let mut rd = Reader::new(seg);
+                rd.skip(4);
+                let vpos = rd.i32();
+                rd.skip(16);
+                let hpos = rd.i32();
+                lines.line(vpos, hpos);
+                if std::mem::take(&mut first) {
+                    lines.table(tables.0, tables.1);
+                }
+            }
+            if first {
+                lines.table(tables.0, tables.1);
+            }
+            i = para_end;
+        }
+        (lines, i)
+    }
+
     /// Read the paragraphs that follow a LIST_HEADER at `list` (same level), as blocks.
     pub fn list(&mut self, list: usize) -> Result<Vec<Block>> {
         let Some(header) = self.recs.get(list).copied() else {
@@ -451,15 +635,40 @@ impl<'a> Ctx<'a> {
                     (&super::record::ctrl_id(d) == b"cold")
                         .then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
                 });
+                // Tables that run on to further pages, by the text position of their control.
+                let mut tables: Vec<(u32, u32, Option<i32>)> = Vec::new();
+                for (k, &c) in ctrls.iter().enumerate() {
+                    if &super::record::ctrl_id(self.data(c)) == b"tbl " {
+                        let (extra, last) = self.table_pages(c, subtree_end(self.recs, c), 1);
+                        if extra > 0 {
+                            let unit = decoded.anchors.get(k).map_or(0, |a| a.1);
+                            tables.push((unit, extra, last));
+                        }
+                    }
+                }
+                let mut tables = tables.into_iter().peekable();
+                let mut page_break = break_before.as_deref() == Some("page");
                 line_pages.reserve(segs.len() / 36);
-                for seg in segs.chunks_exact(36) {
+                let mut chunks = segs.chunks_exact(36).peekable();
+                while let Some(seg) = chunks.next() {
                     let mut r = Reader::new(seg);
                     let start = r.u32();
                     let vpos = r.i32();
                     r.skip(24);
                     let flags = r.u32();
-                    let page = pages.line(vpos, flags, new_columns.take());
+                    let page = pages.line(
+                        vpos,
+                        flags,
+                        new_columns.take(),
+                        std::mem::take(&mut page_break),
+                    );
                     line_pages.push((start, page));
+                    // The tables anchored on this line: before the next line's start.
+                    let next = chunks.peek().map_or(u32::MAX, |n| Reader::new(n).u32());
+                    while let Some(&(_, extra, last)) = tables.peek().filter(|t| t.0 < next) {
+                        pages.table(extra, last);
+                        tables.next();
+                    }
                 }
             }
             self.anchor.page = line_pages.first().map(|l| l.1).or_else(|| pages.current());

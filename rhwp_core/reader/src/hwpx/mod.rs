@@ -19,8 +19,10 @@
 //!   nested blocks carry the index of their section-level paragraph;
 //! - pages: a page starts at each section, at an explicit page break, and where the
 //!   vertical position of a section-level line segment falls back (once per column of the
-//!   section); `Document.pages` is `None` when no line segment exists. A block's page is
-//!   where its section-level paragraph starts;
+//!   section), and a table adds the pages its cells run on to (a cell's line segments fall
+//!   back to the same or an earlier `horzpos`: a row split by a page break; counted once per
+//!   break across a row's cells, nested tables included); `Document.pages` is `None` when no
+//!   line segment exists. A block's page is where its section-level paragraph starts;
 //! - headings: paraPr heading OUTLINE level n (0-based) → `heading_level` n+1 (capped at 6);
 //!   NUMBER/BULLET → `list` with the marker rendered from numbering/bullet definitions;
 //! - bin data: `id` = the number in the manifest id (`image3` → 3), `size` = stored size;

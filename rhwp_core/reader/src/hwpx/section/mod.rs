@@ -105,6 +105,11 @@ struct ParaBuilder {
     objects: Vec<Block>,
     char_style: CharStyle,
     section_level: bool,
+    /// Directly in a table cell: its lines say where the cell runs on to another page.
+    in_cell: bool,
+    /// Tables anchored here that run on to further pages: (position, pages, where they end),
+    /// counted after the line holding them.
+    pending_tables: Vec<(u32, u32, Option<i32>)>,
     /// Where this paragraph's first line starts (section-level paragraphs).
     start_page: Option<u32>,
     saw_lineseg: bool,
@@ -172,6 +177,8 @@ struct Parser<'a> {
     memos_mark: usize,
     columns: u32,
     first_para_in_section: bool,
+    /// The lines of each open table cell, innermost last.
+    cell_lines: Vec<crate::hwp5::body::CellLines>,
 }
 
 pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
@@ -254,6 +261,7 @@ impl<'a> Parser<'a> {
             memos_mark: 0,
             columns: 1,
             first_para_in_section: true,
+            cell_lines: Vec::new(),
         }
     }
 
@@ -426,8 +434,9 @@ impl<'a> Parser<'a> {
             "img" => self.img(e),
             "sz" | "curSz" => self.size(name, e),
             "linesegarray" => {
-                // Only section-level paragraphs' line segments say where pages start.
-                if !matches!(self.top(), Some(Frame::Para(p)) if p.section_level) {
+                // Section-level paragraphs' line segments say where pages start, table cells'
+                // where a table runs on to another page.
+                if !matches!(self.top(), Some(Frame::Para(p)) if p.section_level || p.in_cell) {
                     return Ok(Flow::Skip);
                 }
             }

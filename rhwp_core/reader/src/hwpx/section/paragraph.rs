@@ -22,6 +22,7 @@ impl Parser<'_> {
 
     pub(super) fn open_para(&mut self, e: &Tag<'_, '_>, depth: u32) {
         let section_level = !self.in_para() && self.object_depth == 0;
+        let in_cell = matches!(self.top(), Some(Frame::Cell(_)));
         let header = self.input.header;
         let [para_pr, style_id, page_break, column_break] =
             attrs(e, ["paraPrIDRef", "styleIDRef", "pageBreak", "columnBreak"]);
@@ -93,6 +94,8 @@ impl Parser<'_> {
             objects: Vec::new(),
             char_style: CharStyle::default(),
             section_level,
+            in_cell,
+            pending_tables: Vec::new(),
             start_page,
             saw_lineseg: false,
             open_fields: Vec::new(),
@@ -251,6 +254,9 @@ impl Parser<'_> {
     }
 
     pub(super) fn close_para(&mut self, mut p: ParaBuilder, depth: u32) {
+        if !p.pending_tables.is_empty() {
+            self.tables_before(&mut p, u32::MAX);
+        }
         if !p.open_fields.is_empty() {
             self.carry_fields(&mut p, depth);
         }

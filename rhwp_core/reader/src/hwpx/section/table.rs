@@ -3,6 +3,7 @@
 //! close into.
 
 use super::{Frame, Parser};
+use crate::hwp5::body::{CellLines, TablePages};
 use crate::hwpx::xml::{attr, attr_flag, attrs_u32, Tag};
 use crate::model::{Block, Provenance, Table, TableCell};
 use crate::Result;
@@ -17,6 +18,8 @@ pub(super) struct TableBuilder {
     cells: Vec<TableCell>,
     pub(super) caption: Vec<Block>,
     provenance: Provenance,
+    /// Cells whose lines run on to further pages.
+    pages: TablePages,
 }
 
 impl Parser<'_> {
@@ -35,6 +38,7 @@ impl Parser<'_> {
                 cells: Vec::new(),
                 caption: Vec::new(),
                 provenance,
+                pages: TablePages::default(),
             })),
         );
         Ok(())
@@ -66,6 +70,7 @@ impl Parser<'_> {
                     blocks: Vec::new(),
                 })),
             );
+            self.cell_lines.push(CellLines::default());
         }
     }
 
@@ -96,8 +101,18 @@ impl Parser<'_> {
             mut cells,
             caption,
             provenance,
+            pages,
             ..
         } = t;
+        // A table that runs on to further pages adds them after the line anchoring it.
+        let (extra, last) = pages.finish();
+        if extra > 0 {
+            if let Some(p) = self.para_mut() {
+                // Its position in the line segments' units (a control is 8 of them).
+                let pos = p.chars + 8 * p.objects.len() as u32;
+                p.pending_tables.push((pos, extra, last));
+            }
+        }
         cells.sort_by_key(|c| (c.row, c.col));
         let rows = rows.max(cells.iter().map(|c| c.row + c.row_span).max().unwrap_or(0));
         let cols = cols.max(cells.iter().map(|c| c.col + c.col_span).max().unwrap_or(0));
@@ -112,7 +127,9 @@ impl Parser<'_> {
 
     #[inline]
     pub(super) fn close_cell(&mut self, c: TableCell) {
+        let lines = self.cell_lines.pop().unwrap_or_default();
         if let Some(Frame::Table(t)) = self.top() {
+            t.pages.cell(c.row, c.row_span, &lines);
             t.next_col = c.col.saturating_add(c.col_span);
             t.cells.push(c);
         }

@@ -419,3 +419,113 @@ fn tracked_changes_keep_deleted_text_out() {
     assert_eq!(ps[1].text, "");
     assert_eq!(ps[1].runs[0].text, "다 지움");
 }
+
+/// A cell whose lines are `(vertpos, horzpos)`, at `row` spanning `span` rows.
+fn cell_xml(row: u32, col: u32, span: u32, lines: &[(i32, i32)]) -> String {
+    let segs: String = lines
+        .iter()
+        .enumerate()
+        .map(|(k, (v, h))| {
+            format!(r#"<hp:lineseg textpos="{k}" vertpos="{v}" horzpos="{h}" flags="393216"/>"#)
+        })
+        .collect();
+    format!(
+        r#"<hp:tc><hp:subList><hp:p><hp:run><hp:t>c{row}{col}</hp:t></hp:run><hp:linesegarray>{segs}</hp:linesegarray></hp:p></hp:subList><hp:cellAddr colAddr="{col}" rowAddr="{row}"/><hp:cellSpan colSpan="1" rowSpan="{span}"/></hp:tc>"#
+    )
+}
+
+fn para_xml(text: &str, attrs: &str, vpos: &[i32], inner: &str) -> String {
+    let segs: String = vpos
+        .iter()
+        .map(|v| format!(r#"<hp:lineseg textpos="0" vertpos="{v}" horzpos="0"/>"#))
+        .collect();
+    format!(
+        r#"<hp:p {attrs}><hp:run><hp:t>{text}</hp:t>{inner}</hp:run><hp:linesegarray>{segs}</hp:linesegarray></hp:p>"#
+    )
+}
+
+#[test]
+fn tables_running_on_add_pages_once_per_break() {
+    // Row 0: two cells restart together (one page break, counted once). Row 1: one cell laid
+    // out in two columns (its lines fall back to a column further right: no page) and one
+    // that restarts twice. A cell spanning both rows restarts once, within the same breaks.
+    let table = format!(
+        r#"<hp:tbl rowCnt="2" colCnt="3"><hp:tr>{}{}{}</hp:tr><hp:tr>{}{}</hp:tr></hp:tbl>"#,
+        cell_xml(0, 0, 1, &[(0, 0), (60000, 0), (0, 0), (2000, 0)]),
+        cell_xml(0, 1, 1, &[(0, 0), (50000, 0), (0, 0)]),
+        cell_xml(0, 2, 2, &[(0, 0), (30000, 0), (0, 0), (9000, 0)]),
+        cell_xml(1, 0, 1, &[(0, 0), (40000, 0), (0, 20000), (40000, 20000)]),
+        cell_xml(
+            1,
+            1,
+            1,
+            &[(0, 0), (60000, 0), (0, 0), (60000, 0), (0, 0), (1000, 0)]
+        ),
+    );
+    let xml = format!(
+        r#"<hs:sec {NS}>{}{}{}{}{}</hs:sec>"#,
+        para_xml("one", "", &[0], ""),
+        para_xml("", "", &[5000], &table),
+        // After the table, on its last page (below where the table's content ended).
+        para_xml("after", "", &[4000], ""),
+        // An explicit break whose line also falls back: one page.
+        para_xml("broken", r#"pageBreak="1""#, &[0], ""),
+        para_xml("same", "", &[1500], ""),
+    );
+    let (out, state) = run(&xml);
+    let pages: Vec<(String, Option<u32>)> = out
+        .section
+        .blocks
+        .iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => (p.text.clone(), p.provenance.page),
+            Block::Table(t) => {
+                // Blocks inside the table take the table's page.
+                for c in &t.cells {
+                    for b in &c.blocks {
+                        if let Block::Paragraph(p) = b {
+                            assert_eq!(p.provenance.page, t.provenance.page);
+                        }
+                    }
+                }
+                ("table".into(), t.provenance.page)
+            }
+            _ => ("?".into(), None),
+        })
+        .collect();
+    let expect = |s: &str, p: u32| (s.to_string(), Some(p));
+    assert_eq!(
+        pages,
+        vec![
+            expect("one", 1),
+            expect("table", 1),
+            expect("after", 4),
+            expect("broken", 5),
+            expect("same", 5)
+        ]
+    );
+    assert_eq!(state.page, 5);
+}
+
+#[test]
+fn columns_and_nested_tables_in_cells() {
+    // A cell's two columns are no page; a table nested in a cell that restarts adds its page
+    // to the outer cell's, and the outer table adds it once.
+    let inner = format!(
+        r#"<hp:tbl rowCnt="1" colCnt="1"><hp:tr>{}</hp:tr></hp:tbl>"#,
+        cell_xml(0, 0, 1, &[(0, 0), (60000, 0), (0, 0)])
+    );
+    let outer = format!(
+        r#"<hp:tbl rowCnt="1" colCnt="2"><hp:tr><hp:tc><hp:subList>{}{}</hp:subList><hp:cellAddr colAddr="0" rowAddr="0"/></hp:tc>{}</hp:tr></hp:tbl>"#,
+        para_xml("", "", &[0], &inner),
+        para_xml("below", "", &[500], ""),
+        cell_xml(0, 1, 1, &[(0, 0), (60000, 0), (0, 30000), (60000, 30000)]),
+    );
+    let xml = format!(
+        r#"<hs:sec {NS}>{}{}</hs:sec>"#,
+        para_xml("", "", &[0], &outer),
+        para_xml("end", "", &[900], ""),
+    );
+    let (_, state) = run(&xml);
+    assert_eq!(state.page, 2);
+}
