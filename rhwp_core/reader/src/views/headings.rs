@@ -736,7 +736,7 @@ mod tests {
         let texts: Vec<String> = d.sections[0]
             .blocks
             .iter()
-            .map(|b| crate::text::block_text(b))
+            .map(crate::text::block_text)
             .collect();
         heading_levels(&d)
             .into_iter()
