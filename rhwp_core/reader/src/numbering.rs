@@ -318,4 +318,93 @@ mod tests {
         assert_eq!(expand_template("^1.^2", at), "3.나");
         assert_eq!(expand_template("^9^", at), "1^");
     }
+
+    /// Korean documents' usual level templates, each with its style.
+    #[test]
+    fn usual_templates() {
+        use NumberStyle::*;
+        let one =
+            |template: &str, n: u32, style: NumberStyle| expand_template(template, |_| (n, style));
+        assert_eq!(one("^1.", 3, Digit), "3.");
+        assert_eq!(one("^1.", 2, HangulSyllable), "나.");
+        assert_eq!(one("^1)", 4, Digit), "4)");
+        assert_eq!(one("^1)", 3, HangulSyllable), "다)");
+        assert_eq!(one("(^1)", 1, Digit), "(1)");
+        assert_eq!(one("(^1)", 2, HangulSyllable), "(나)");
+        assert_eq!(one("^1", 3, CircledDigit), "③");
+        assert_eq!(one("^1.", 2, RomanCapital), "Ⅱ.");
+        assert_eq!(one("제^1장", 3, Digit), "제3장");
+        assert_eq!(one("제^1조", 12, Digit), "제12조");
+    }
+
+    fn counted(counters: &mut Counters, levels: &[usize]) -> Vec<Vec<u32>> {
+        levels
+            .iter()
+            .map(|&l| counters.advance(l, |_| 1)[..=l].to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn counting_continues_and_restarts_deeper_levels() {
+        let mut c = Counters::default();
+        assert_eq!(
+            counted(&mut c, &[0, 0, 1, 1, 2, 0, 1]),
+            [
+                vec![1],
+                vec![2],
+                vec![2, 1],
+                vec![2, 2],
+                vec![2, 2, 1],
+                vec![3],
+                vec![3, 1],
+            ]
+        );
+        // The same definition later in the document (other paragraphs between, another
+        // section): the count goes on.
+        assert_eq!(counted(&mut c, &[0, 1]), [vec![4], vec![4, 1]]);
+        // A second definition counts on its own.
+        let mut other = Counters::default();
+        assert_eq!(counted(&mut other, &[0]), [vec![1]]);
+    }
+
+    #[test]
+    fn a_skipped_level_is_fixed_at_its_start() {
+        // hwpxlib's ParaHead sample: 4 / 4.1.1.1 / 4.1.1.2 / 4.1.2 / 4.1.2.1.
+        let mut c = Counters::default();
+        for _ in 0..4 {
+            c.advance(0, |_| 1);
+        }
+        assert_eq!(
+            counted(&mut c, &[3, 3, 2, 3]),
+            [
+                vec![4, 1, 1, 1],
+                vec![4, 1, 1, 2],
+                vec![4, 1, 2],
+                vec![4, 1, 2, 1],
+            ]
+        );
+    }
+
+    #[test]
+    fn start_numbers() {
+        let mut c = Counters::default();
+        let start = |l: usize| [5, 3][l.min(1)];
+        assert_eq!(c.advance(1, start)[..2], [5, 3]);
+        assert_eq!(c.advance(1, start)[..2], [5, 4]);
+        assert_eq!(c.advance(0, start)[..2], [6, 3]);
+        // Past the deepest level: counted as the deepest, never a panic.
+        assert_eq!(c.advance(99, |_| 1)[9], 1);
+    }
+
+    #[test]
+    fn bullets() {
+        assert_eq!(bullet_char('\u{F06C}'), '●');
+        assert_eq!(bullet_char('\u{F09F}'), '•');
+        assert_eq!(bullet_char('\u{F0FC}'), '✓');
+        assert_eq!(bullet_char('\u{F123}'), '•');
+        assert_eq!(bullet_char('\u{1}'), '•');
+        assert_eq!(bullet_char('\u{AD}'), '-');
+        assert_eq!(bullet_char('❏'), '❏');
+        assert_eq!(bullet_char('가'), '가');
+    }
 }

@@ -163,3 +163,41 @@ pub fn furniture_text(doc: &Document) -> String {
     push_furniture(&doc.furniture, &mut out);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ListMarker, Provenance};
+
+    fn paragraph(text: &str, marker: Option<&str>) -> Paragraph {
+        Paragraph {
+            text: text.into(),
+            runs: Vec::new(),
+            style: None,
+            heading_level: None,
+            list: marker.map(|m| ListMarker {
+                kind: "number".into(),
+                level: 1,
+                marker: m.into(),
+            }),
+            note_refs: Vec::new(),
+            break_before: None,
+            fields: Vec::new(),
+            provenance: Provenance::default(),
+        }
+    }
+
+    #[test]
+    fn numbers_shown_before_the_text() {
+        let line = |text: &str, marker: Option<&str>| {
+            block_text(&Block::Paragraph(paragraph(text, marker)))
+        };
+        assert_eq!(line("2-1", Some("가.")), "가. 2-1");
+        assert_eq!(line(" 한컴메일", Some("가.")), "가.  한컴메일");
+        assert_eq!(line("총칙", Some(" 제1장 ")), "제1장 총칙");
+        assert_eq!(line("text", Some(" ")), "text");
+        assert_eq!(line("text", None), "text");
+        // An empty paragraph shows nothing, its number neither.
+        assert_eq!(line("", Some("3.")), "");
+    }
+}
