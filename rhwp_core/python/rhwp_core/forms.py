@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Literal
 from typing_extensions import TypedDict
 
 from .ir import FormControl, Paragraph, Table, TableCell, child_blocks
-from .navigation import block_plain_text
+from .navigation import block_plain_text, paragraph_marker, paragraph_plain_text
 
 if TYPE_CHECKING:
     from .document import Document
@@ -198,7 +198,10 @@ class _Walk:
                 self.visit(child)
 
     def paragraph(self, p: Paragraph) -> None:
-        at = self.line(p.text)
+        at = self.line(paragraph_plain_text(p))
+        marker = paragraph_marker(p)
+        if at is not None and marker:
+            at += len(marker) + 1  # the text starts after the number and its space
         for f in p.fields:
             self.out.append(
                 _entry(

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .ir import Block, HwpDocument
+    from .ir import Block, HwpDocument, Paragraph
 
 
 class BlockText(NamedTuple):
@@ -90,13 +90,26 @@ class Place:
     for blocks that render empty."""
 
 
+def paragraph_marker(paragraph: Paragraph) -> str:
+    """The number or bullet the text shows before a paragraph (reader/src/text.rs
+    ``marker_prefix``): its list marker, stripped, when it and the paragraph's text are not empty."""
+    marker = paragraph.list.marker.strip() if paragraph.list is not None else ""
+    return marker if marker and paragraph.text else ""
+
+
+def paragraph_plain_text(paragraph: Paragraph) -> str:
+    """A paragraph's line in ``extract_text``: ``{marker} {text}``, or its text alone."""
+    marker = paragraph_marker(paragraph)
+    return f"{marker} {paragraph.text}" if marker else paragraph.text
+
+
 def block_plain_text(block: Block) -> str:
     """The plain text of one IR block, as the native ``extract_text`` writes it (reader/src/text.rs:
     non-empty lines joined by a newline; tables: caption, then cells in order)."""
     from .ir import child_blocks
 
     if block.kind == "paragraph":
-        return block.text
+        return paragraph_plain_text(block)
     if block.kind == "unknown":
         return block.text or ""
     if block.kind == "form_control":

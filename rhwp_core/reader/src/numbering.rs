@@ -3,6 +3,16 @@
 //!
 //! HWP 5.0 stores the style as a code (spec table "문단 번호 형식"), HWPX as a name
 //! (`numFormat`); both list the same styles in the same order.
+//!
+//! Counting (`Counters`), the same in both readers: each numbering definition (by id) keeps
+//! one number per level for the whole document — paragraphs using it continue its count
+//! across other paragraphs and sections; a different definition (what 한글 makes for "새 번호로
+//! 시작") counts on its own. A paragraph at level L advances level L (its first use starts at
+//! the level's start number), restarts every deeper level, and fixes every shallower level not
+//! yet used at its start number: after `4.1.1.1`, a level-3 paragraph is `4.1.2`, as 한글 shows
+//! it (hwpxlib's ParaHead sample, whose paragraphs are named after the numbers shown).
+//! Outline paragraphs (개요) are numbered by the section's outline numbering (HWP 5.0: the
+//! section definition's numbering id; HWPX: `secPr outlineShapeIDRef`), counted the same way.
 
 /// How a number is written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -126,6 +136,65 @@ fn roman(mut n: u32, out: &mut String, small: bool) {
     }
 }
 
+/// One numbering definition's current numbers, level 0 first (0 = not used yet).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters(pub [u32; 10]);
+
+impl Counters {
+    /// Number a paragraph at `level` (0-based; deeper ones count as the deepest), `start(l)`
+    /// being level l's start number; the numbers then shown at every level.
+    pub fn advance(&mut self, level: usize, start: impl Fn(usize) -> u32) -> [u32; 10] {
+        let level = level.min(self.0.len() - 1);
+        for (l, c) in self.0.iter_mut().enumerate() {
+            if l < level {
+                if *c == 0 {
+                    *c = start(l);
+                }
+            } else if l == level {
+                *c = if *c == 0 {
+                    start(l)
+                } else {
+                    c.saturating_add(1)
+                };
+            } else {
+                *c = 0;
+            }
+        }
+        let mut shown = self.0;
+        for (l, c) in shown.iter_mut().enumerate() {
+            if *c == 0 {
+                *c = start(l);
+            }
+        }
+        shown
+    }
+}
+
+/// A bullet character as the reader shows it: symbol-font (Wingdings) code points in the
+/// private use area, as 한글 documents store the usual bullets, become the Unicode symbol the
+/// font draws; other private-use or control characters a plain bullet `•`; a soft hyphen,
+/// which 한글 draws as a dash and Unicode text would hide, `-`.
+pub fn bullet_char(c: char) -> char {
+    match c as u32 {
+        0xAD => '-',
+        0xF06C => '●',
+        0xF06D => '❍',
+        0xF06E => '■',
+        0xF06F => '□',
+        0xF071 => '❑',
+        0xF075 => '◆',
+        0xF076 => '❖',
+        0xF09F => '•',
+        0xF0A1 => '○',
+        0xF0A7 => '▪',
+        0xF0D8 => '➢',
+        0xF0FB => '✗',
+        0xF0FC => '✓',
+        0xE000..=0xF8FF | 0..=0x1F => '•',
+        _ => c,
+    }
+}
+
 /// Write `n` in `style`; outside what a style can show (e.g. the 15th Hangul syllable), digits.
 pub fn write_number(out: &mut String, n: u32, style: NumberStyle) {
     use NumberStyle::*;
@@ -143,11 +212,16 @@ pub fn write_number(out: &mut String, n: u32, style: NumberStyle) {
         HangulDigit => nth(&HANGUL_DIGITS, n),
         Ideograph => nth(&IDEOGRAPHS, n),
         CircledIdeograph => nth_code_point(0x3280, 10, n),
-        RomanCapital | RomanSmall if (1..4000).contains(&n) => {
+        // 한글 writes the first twelve with the Roman numeral characters (Ⅰ..Ⅻ, ⅰ..ⅻ).
+        RomanCapital => nth_code_point(0x2160, 12, n),
+        RomanSmall => nth_code_point(0x2170, 12, n),
+    };
+    let single = match (single, style) {
+        (None, RomanCapital | RomanSmall) if (1..4000).contains(&n) => {
             roman(n, out, style == RomanSmall);
             return;
         }
-        RomanCapital | RomanSmall => None,
+        (single, _) => single,
     };
     match single {
         Some(c) => out.push(c),
@@ -192,8 +266,11 @@ mod tests {
         use NumberStyle::*;
         assert_eq!(text(3, Digit), "3");
         assert_eq!(text(2, CircledDigit), "②");
-        assert_eq!(text(4, RomanCapital), "IV");
-        assert_eq!(text(9, RomanSmall), "ix");
+        assert_eq!(text(4, RomanCapital), "Ⅳ");
+        assert_eq!(text(9, RomanSmall), "ⅸ");
+        assert_eq!(text(12, RomanCapital), "Ⅻ");
+        assert_eq!(text(14, RomanCapital), "XIV");
+        assert_eq!(text(13, RomanSmall), "xiii");
         assert_eq!(text(2, LatinSmall), "b");
         assert_eq!(text(1, CircledLatinCapital), "Ⓐ");
         assert_eq!(text(2, HangulSyllable), "나");
@@ -237,8 +314,97 @@ mod tests {
         };
         assert_eq!(expand_template("^1.", at), "3.");
         assert_eq!(expand_template("^2)", at), "나)");
-        assert_eq!(expand_template("(^3)", at), "(IV)");
+        assert_eq!(expand_template("(^3)", at), "(Ⅳ)");
         assert_eq!(expand_template("^1.^2", at), "3.나");
         assert_eq!(expand_template("^9^", at), "1^");
+    }
+
+    /// Korean documents' usual level templates, each with its style.
+    #[test]
+    fn usual_templates() {
+        use NumberStyle::*;
+        let one =
+            |template: &str, n: u32, style: NumberStyle| expand_template(template, |_| (n, style));
+        assert_eq!(one("^1.", 3, Digit), "3.");
+        assert_eq!(one("^1.", 2, HangulSyllable), "나.");
+        assert_eq!(one("^1)", 4, Digit), "4)");
+        assert_eq!(one("^1)", 3, HangulSyllable), "다)");
+        assert_eq!(one("(^1)", 1, Digit), "(1)");
+        assert_eq!(one("(^1)", 2, HangulSyllable), "(나)");
+        assert_eq!(one("^1", 3, CircledDigit), "③");
+        assert_eq!(one("^1.", 2, RomanCapital), "Ⅱ.");
+        assert_eq!(one("제^1장", 3, Digit), "제3장");
+        assert_eq!(one("제^1조", 12, Digit), "제12조");
+    }
+
+    fn counted(counters: &mut Counters, levels: &[usize]) -> Vec<Vec<u32>> {
+        levels
+            .iter()
+            .map(|&l| counters.advance(l, |_| 1)[..=l].to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn counting_continues_and_restarts_deeper_levels() {
+        let mut c = Counters::default();
+        assert_eq!(
+            counted(&mut c, &[0, 0, 1, 1, 2, 0, 1]),
+            [
+                vec![1],
+                vec![2],
+                vec![2, 1],
+                vec![2, 2],
+                vec![2, 2, 1],
+                vec![3],
+                vec![3, 1],
+            ]
+        );
+        // The same definition later in the document (other paragraphs between, another
+        // section): the count goes on.
+        assert_eq!(counted(&mut c, &[0, 1]), [vec![4], vec![4, 1]]);
+        // A second definition counts on its own.
+        let mut other = Counters::default();
+        assert_eq!(counted(&mut other, &[0]), [vec![1]]);
+    }
+
+    #[test]
+    fn a_skipped_level_is_fixed_at_its_start() {
+        // hwpxlib's ParaHead sample: 4 / 4.1.1.1 / 4.1.1.2 / 4.1.2 / 4.1.2.1.
+        let mut c = Counters::default();
+        for _ in 0..4 {
+            c.advance(0, |_| 1);
+        }
+        assert_eq!(
+            counted(&mut c, &[3, 3, 2, 3]),
+            [
+                vec![4, 1, 1, 1],
+                vec![4, 1, 1, 2],
+                vec![4, 1, 2],
+                vec![4, 1, 2, 1],
+            ]
+        );
+    }
+
+    #[test]
+    fn start_numbers() {
+        let mut c = Counters::default();
+        let start = |l: usize| [5, 3][l.min(1)];
+        assert_eq!(c.advance(1, start)[..2], [5, 3]);
+        assert_eq!(c.advance(1, start)[..2], [5, 4]);
+        assert_eq!(c.advance(0, start)[..2], [6, 3]);
+        // Past the deepest level: counted as the deepest, never a panic.
+        assert_eq!(c.advance(99, |_| 1)[9], 1);
+    }
+
+    #[test]
+    fn bullets() {
+        assert_eq!(bullet_char('\u{F06C}'), '●');
+        assert_eq!(bullet_char('\u{F09F}'), '•');
+        assert_eq!(bullet_char('\u{F0FC}'), '✓');
+        assert_eq!(bullet_char('\u{F123}'), '•');
+        assert_eq!(bullet_char('\u{1}'), '•');
+        assert_eq!(bullet_char('\u{AD}'), '-');
+        assert_eq!(bullet_char('❏'), '❏');
+        assert_eq!(bullet_char('가'), '가');
     }
 }

@@ -3,7 +3,7 @@
 //! equation scripts included — then each distinct page header/footer once,
 //! then foot- and endnotes. Paragraphs are joined by `\n`.
 
-use crate::model::{Block, Document, Furniture};
+use crate::model::{Block, Document, Furniture, Paragraph};
 
 /// Ruby text (덧말: small text set above or below its base text) is kept in the paragraph's
 /// text right after its base, in parentheses: `본말(덧말)`. That is how a reader of plain text
@@ -19,6 +19,28 @@ pub fn push_ruby(ruby: &str, out: &mut String) {
     }
 }
 use std::collections::HashSet;
+
+/// Paragraph and outline numbers (문단 번호, 개요 번호) and bullets are not stored in the text:
+/// 한글 draws them from the numbering definitions, and the readers compute them into
+/// `Paragraph::list` (`crate::numbering`). The IR's `text` stays the stored text — field, note
+/// and run offsets count in it — and every view shows the number in front of it, as the page
+/// does: `{marker} {text}`, one space between (how 한글's own table of contents writes an
+/// outline heading: `1. 개요 첫 번째`). The text view, `block_text` (chunks, search, the
+/// outline) and the Markdown/HTML headings all go through this; Markdown/HTML list items show
+/// the marker as the list's own (see the views). An empty paragraph shows nothing, and a blank
+/// marker adds nothing.
+pub fn marker_prefix(p: &Paragraph) -> Option<&str> {
+    let marker = crate::views::chars::strip(&p.list.as_ref()?.marker);
+    (!marker.is_empty() && !p.text.is_empty()).then_some(marker)
+}
+
+/// The paragraph's line as shown: its number or bullet, a space, its text.
+pub fn paragraph_line(p: &Paragraph) -> std::borrow::Cow<'_, str> {
+    match marker_prefix(p) {
+        Some(marker) => format!("{marker} {}", p.text).into(),
+        None => p.text.as_str().into(),
+    }
+}
 
 /// Append the text of `blocks` to `out`, one line per paragraph.
 pub fn push_blocks(blocks: &[Block], out: &mut String) {
@@ -39,7 +61,7 @@ fn push_line(line: &str, out: &mut String) {
 
 pub fn push_block(block: &Block, out: &mut String) {
     match block {
-        Block::Paragraph(p) => push_line(&p.text, out),
+        Block::Paragraph(p) => push_line(&paragraph_line(p), out),
         Block::Table(t) => {
             push_blocks(&t.caption, out);
             for cell in &t.cells {
@@ -140,4 +162,42 @@ pub fn furniture_text(doc: &Document) -> String {
     let mut out = String::new();
     push_furniture(&doc.furniture, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ListMarker, Provenance};
+
+    fn paragraph(text: &str, marker: Option<&str>) -> Paragraph {
+        Paragraph {
+            text: text.into(),
+            runs: Vec::new(),
+            style: None,
+            heading_level: None,
+            list: marker.map(|m| ListMarker {
+                kind: "number".into(),
+                level: 1,
+                marker: m.into(),
+            }),
+            note_refs: Vec::new(),
+            break_before: None,
+            fields: Vec::new(),
+            provenance: Provenance::default(),
+        }
+    }
+
+    #[test]
+    fn numbers_shown_before_the_text() {
+        let line = |text: &str, marker: Option<&str>| {
+            block_text(&Block::Paragraph(paragraph(text, marker)))
+        };
+        assert_eq!(line("2-1", Some("가.")), "가. 2-1");
+        assert_eq!(line(" 한컴메일", Some("가.")), "가.  한컴메일");
+        assert_eq!(line("총칙", Some(" 제1장 ")), "제1장 총칙");
+        assert_eq!(line("text", Some(" ")), "text");
+        assert_eq!(line("text", None), "text");
+        // An empty paragraph shows nothing, its number neither.
+        assert_eq!(line("", Some("3.")), "");
+    }
 }

@@ -231,7 +231,9 @@ class HtmlRenderer:
         heading = paragraph.heading_level or self.levels.get(id(paragraph))
         if heading:
             level = min(6, max(1, heading))
-            self.out.append(f"<h{level}{attributes}>{self.inline(paragraph)}</h{level}>")
+            marker = paragraph.list.marker.strip() if paragraph.list is not None else ""
+            number = f'<span class="list-marker">{_text(marker)}</span> ' if marker else ""
+            self.out.append(f"<h{level}{attributes}>{number}{self.inline(paragraph)}</h{level}>")
         else:
             self.out.append(f"<p{attributes}>{self.inline(paragraph)}</p>")
 

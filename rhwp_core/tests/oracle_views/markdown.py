@@ -291,6 +291,10 @@ class _MarkdownRenderer:
         if level:
             lines = self.inline(paragraph, heading=True).split("\n")
             text = " ".join(line.strip() for line in lines if line.strip())
+            # The heading's number as the document shows it, then a space.
+            marker = paragraph.list.marker.strip() if paragraph.list is not None else ""
+            if marker:
+                text = _escape(marker) + " " + text
             # Every `#` escaped: a trailing run of them would otherwise be taken as a closing sequence.
             text = text.replace("#", "\\#")
             return "#" * min(6, level) + " " + text

@@ -35,13 +35,16 @@ use crate::limits::Limits;
 use crate::model::{
     Block, Field, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
 };
-use crate::numbering::{expand_template, NumberStyle};
+use crate::numbering::{bullet_char, expand_template, Counters, NumberStyle};
 use crate::{Error, Result};
 
-/// Page tracking across the whole document (sections continue the count).
+/// Page tracking across the whole document (sections continue the count); it also carries
+/// the paragraph numbering's counters from section to section (`numbering::Counters`).
 #[derive(Debug, Default)]
 pub struct PageTracker {
     pub page: u32,
+    /// Per numbering id (1-based: index 0 is id 1), its current numbers.
+    pub counters: Vec<Counters>,
     prev_vpos: i32,
     /// Text columns in effect and the one being filled (0-based).
     columns: u32,
@@ -212,8 +215,11 @@ pub struct Ctx<'a> {
     pub furniture: Vec<Furniture>,
     pub page_def: Option<PageDefinition>,
     pub columns: u32,
-    /// Counters of numbered paragraphs, per numbering id and level.
-    pub counters: Vec<[u32; 7]>,
+    /// Counters of numbered paragraphs, per numbering id (taken from and given back to the
+    /// `PageTracker` around each section).
+    pub counters: Vec<Counters>,
+    /// The section's outline numbering id (its section definition's "번호 문단 모양 ID").
+    pub outline_numbering: u16,
     pub footnotes: u32,
     pub endnotes: u32,
     /// Fields still open at the end of a paragraph (a field may span paragraphs of one list),
@@ -383,6 +389,7 @@ impl<'a> Ctx<'a> {
             page_def: None,
             columns: 0,
             counters: Vec::new(),
+            outline_numbering: 0,
             footnotes: 0,
             endnotes: 0,
             open_fields: Vec::new(),
@@ -418,6 +425,18 @@ impl<'a> Ctx<'a> {
         let mut index = 0u32;
         let mut i = 0;
         let base_level = self.recs.first().map(|r| r.level).unwrap_or(0);
+        // The outline numbering is the section definition's (ctrl id, property u32, three
+        // HWPUNIT16 spacings, default tab u32, then the numbering id u16): known before the
+        // first paragraph, which holds the definition, is numbered.
+        self.outline_numbering = self
+            .recs
+            .iter()
+            .find(|r| {
+                r.tag == tag::CTRL_HEADER && &super::record::ctrl_id(r.data(self.stream)) == b"secd"
+            })
+            .map(|r| Reader::at(r.data(self.stream), 18).u16())
+            .unwrap_or(0);
+        self.counters = std::mem::take(&mut pages.counters);
         while i < self.recs.len() {
             let r = self.recs[i];
             let end = subtree_end(self.recs, i);
@@ -426,11 +445,16 @@ impl<'a> Ctx<'a> {
                     paragraph: index,
                     page: None,
                 };
-                self.paragraph(i, end, Some(pages), &mut blocks)?;
+                let read = self.paragraph(i, end, Some(&mut *pages), &mut blocks);
+                if read.is_err() {
+                    pages.counters = std::mem::take(&mut self.counters);
+                }
+                read?;
                 index += 1;
             }
             i = end.max(i + 1);
         }
+        pages.counters = std::mem::take(&mut self.counters);
         self.open_fields.clear();
         Ok(Section {
             index: self.section,
@@ -794,7 +818,7 @@ impl<'a> Ctx<'a> {
 
     fn list_marker(&mut self, head: HeadKind, level: u8, id: u16) -> Option<ListMarker> {
         let level_index = (level as usize).min(6);
-        match head {
+        let id = match head {
             HeadKind::Bullet => {
                 let c = self
                     .info
@@ -802,49 +826,47 @@ impl<'a> Ctx<'a> {
                     .get((id as usize).checked_sub(1)?)
                     .copied()
                     .unwrap_or('•');
-                Some(ListMarker {
+                return Some(ListMarker {
                     kind: "bullet".into(),
                     level: level + 1,
-                    marker: c.to_string(),
-                })
+                    marker: bullet_char(c).to_string(),
+                });
             }
-            HeadKind::Number => {
-                let numbering = self.info.numberings.get((id as usize).checked_sub(1)?)?;
-                if self.counters.len() < self.info.numberings.len() {
-                    self.counters.resize(self.info.numberings.len(), [0; 7]);
-                }
-                let counters = self.counters.get_mut(id as usize - 1)?;
-                let start = |l: usize| numbering.levels.get(l).map(|n| n.start).unwrap_or(1);
-                counters[level_index] = if counters[level_index] == 0 {
-                    start(level_index)
-                } else {
-                    counters[level_index].saturating_add(1)
-                };
-                // A deeper level restarts when a shallower one advances.
-                for c in counters.iter_mut().skip(level_index + 1) {
-                    *c = 0;
-                }
-                let mut current = [1u32; 7];
-                for (l, c) in counters.iter().enumerate() {
-                    current[l] = if *c == 0 { start(l) } else { *c };
-                }
-                let shapes: Vec<u8> = numbering.levels.iter().map(|n| n.shape).collect();
-                let format = numbering
-                    .levels
-                    .get(level_index)
-                    .map(|n| n.format.as_str())
-                    .unwrap_or("^1.");
-                Some(ListMarker {
-                    kind: "number".into(),
-                    level: level + 1,
-                    marker: expand_template(format, |l| {
-                        let style = NumberStyle::from_hwp5(shapes.get(l).copied().unwrap_or(0));
-                        (current.get(l).copied().unwrap_or(1), style)
-                    }),
-                })
-            }
-            _ => None,
+            HeadKind::Number => id,
+            HeadKind::Outline => self.outline_numbering,
+            HeadKind::None => return None,
+        };
+        let numbering = self.info.numberings.get((id as usize).checked_sub(1)?)?;
+        if self.counters.len() < self.info.numberings.len() {
+            self.counters
+                .resize(self.info.numberings.len(), Counters::default());
         }
+        let start = |l: usize| numbering.levels.get(l).map(|n| n.start).unwrap_or(1);
+        let current = self
+            .counters
+            .get_mut(id as usize - 1)?
+            .advance(level_index, start);
+        let format = match numbering.levels.get(level_index) {
+            Some(n) => n.format.as_str(),
+            None if head == HeadKind::Number => "^1.",
+            None => "",
+        };
+        let marker = expand_template(format, |l| {
+            let shape = numbering.levels.get(l).map(|n| n.shape).unwrap_or(0);
+            (
+                current.get(l).copied().unwrap_or(1),
+                NumberStyle::from_hwp5(shape),
+            )
+        });
+        // An outline level without a number format shows none: the heading stands alone.
+        if head == HeadKind::Outline && marker.trim().is_empty() {
+            return None;
+        }
+        Some(ListMarker {
+            kind: "number".into(),
+            level: level + 1,
+            marker,
+        })
     }
 
     /// Decode PARA_TEXT: text, formatted runs and the positions of extended controls.

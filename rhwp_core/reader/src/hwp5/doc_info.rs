@@ -202,21 +202,10 @@ fn numbering(d: &[u8]) -> Numbering {
 }
 
 fn bullet(d: &[u8]) -> char {
-    // Paragraph-head info (12 bytes), then the bullet character.
+    // Paragraph-head info (12 bytes), then the bullet character (mapped when shown:
+    // `numbering::bullet_char`).
     let unit = Reader::at(d, 12).u16();
-    match unit {
-        // Symbol-font (Wingdings) code points in the private use area: the usual bullets.
-        0xF06C => '●',
-        0xF06E => '■',
-        0xF075 => '◆',
-        0xF09F => '•',
-        0xF0A1 => '○',
-        0xF0A7 => '▪',
-        0xF0D8 => '➢',
-        0xF0FC => '✓',
-        0xE000..=0xF8FF | 0..=0x1F => '•',
-        _ => char::from_u32(unit as u32).unwrap_or('•'),
-    }
+    char::from_u32(unit as u32).unwrap_or('•')
 }
 
 fn bin_data(d: &[u8], id: u32) -> BinData {

@@ -284,8 +284,15 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
         {
             Some(level) => {
                 let level = level.clamp(1, 6);
+                // The heading's number, marked as list items' markers are.
+                let mut shown = String::new();
+                if let Some(marker) = super::markdown::heading_marker(p) {
+                    shown.push_str("<span class=\"list-marker\">");
+                    text(marker, &mut shown);
+                    shown.push_str("</span> ");
+                }
                 self.out
-                    .push(format!("<h{level}{attributes}>{inline}</h{level}>"));
+                    .push(format!("<h{level}{attributes}>{shown}{inline}</h{level}>"));
             }
             None => self.out.push(format!("<p{attributes}>{inline}</p>")),
         }

@@ -235,8 +235,13 @@ impl<'a> Renderer<'a> {
                 .map(strip)
                 .filter(|l| !l.is_empty())
                 .collect();
+            let mut text = text.join(" ");
+            // The heading's number as the document shows it (`crate::text::marker_prefix`).
+            if let Some(marker) = heading_marker(paragraph) {
+                text = format!("{} {text}", escape(marker));
+            }
             // Every `#` escaped: a trailing run would be taken as a closing sequence.
-            let text = text.join(" ").replace('#', "\\#");
+            let text = text.replace('#', "\\#");
             return format!("{} {text}", "#".repeat(usize::from(level.min(6))));
         }
         self.lines(paragraph).join("\\\n")
@@ -451,6 +456,12 @@ fn unknown(unknown: &Unknown) -> String {
 }
 
 /// `_NUMBER_MARKER.fullmatch`: 1–9 digits and `.` or `)`.
+/// The number or bullet shown before a heading: the stripped marker, when there is one.
+pub(super) fn heading_marker(paragraph: &Paragraph) -> Option<&str> {
+    let marker = strip(&paragraph.list.as_ref()?.marker);
+    (!marker.is_empty()).then_some(marker)
+}
+
 fn is_number_marker(shown: &str) -> bool {
     let after = shown.trim_start_matches(is_decimal);
     let count = shown[..shown.len() - after.len()].chars().count();

@@ -5,7 +5,7 @@
 //! (`common`) and Python's string rules (`chars`, over `unicode_tables`). They reproduce
 //! `rhwp_core.views` byte for byte.
 
-mod chars;
+pub(crate) mod chars;
 mod common;
 mod equation;
 mod headings;

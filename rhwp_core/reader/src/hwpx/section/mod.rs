@@ -40,6 +40,7 @@ use crate::model::{
     Block, Field, Furniture, ListMarker, NoteRef, Provenance, Run, Section, TableCell,
     TrackedChange,
 };
+use crate::numbering::Counters;
 use crate::{Error, Result};
 use fields::{FieldBuilder, OpenField, Param};
 use notes::FurnitureBuilder;
@@ -65,8 +66,8 @@ pub struct DocState {
     column: u32,
     /// Vertical position of the previous section-level line segment.
     prev_vertpos: Option<i64>,
-    /// Per numbering id, the current number at each level.
-    list_counters: HashMap<u32, [u32; 10]>,
+    /// Per numbering id, the current number at each level (`numbering::Counters`).
+    list_counters: HashMap<u32, Counters>,
     footnotes: u32,
     endnotes: u32,
 }
@@ -156,6 +157,8 @@ enum Frame {
 
 struct Parser<'a> {
     input: &'a SectionInput<'a>,
+    /// The section's outline numbering (`secPr outlineShapeIDRef`), when known.
+    outline_numbering: Option<u32>,
     state: &'a mut DocState,
     stack: Vec<(u32, Frame)>,
     section: Section,
@@ -183,6 +186,7 @@ struct Parser<'a> {
 
 pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
     let mut p = Parser::new(input, state);
+    p.outline_numbering = outline_numbering(text);
     let limits = input.limits;
     walk(
         text,
@@ -203,6 +207,18 @@ pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Res
         },
     )?;
     Ok(p.finish())
+}
+
+/// `outlineShapeIDRef` of the section's `secPr`: found before the walk, since the first
+/// paragraph (the one holding `secPr`) may itself be an outline heading.
+fn outline_numbering(text: &[u8]) -> Option<u32> {
+    const NAME: &[u8] = b"outlineShapeIDRef=\"";
+    let at = text.windows(NAME.len()).position(|w| w == NAME)? + NAME.len();
+    let digits = text[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+    std::str::from_utf8(&text[at..at + digits])
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// A section built from elements another walk hands over one by one, in OWPML's vocabulary:
@@ -242,6 +258,7 @@ impl<'a> Parser<'a> {
     fn new(input: &'a SectionInput<'a>, state: &'a mut DocState) -> Self {
         Parser {
             input,
+            outline_numbering: None,
             state,
             stack: Vec::with_capacity(64),
             section: Section {

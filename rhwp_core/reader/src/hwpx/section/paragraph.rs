@@ -9,7 +9,7 @@ use super::{Frame, ParaBuilder, Parser};
 use crate::hwpx::header::{CharStyle, HeadingKind};
 use crate::hwpx::xml::{attr_u32, attrs, Tag};
 use crate::model::{Block, ListMarker, Paragraph, Provenance, Run};
-use crate::numbering::{expand_template, write_number, NumberStyle};
+use crate::numbering::{bullet_char, expand_template, write_number, NumberStyle};
 
 impl Parser<'_> {
     #[inline]
@@ -43,7 +43,13 @@ impl Parser<'_> {
         let mut list = None;
         if let Some(h) = header.heading(para_pr) {
             match h.kind {
-                HeadingKind::Outline => heading_level = Some((h.level + 1).min(6)),
+                HeadingKind::Outline => {
+                    heading_level = Some((h.level + 1).min(6));
+                    list = self
+                        .outline_numbering
+                        .map(|id| self.number_marker(id, h.level))
+                        .filter(|m| !m.marker.trim().is_empty());
+                }
                 HeadingKind::Bullet => {
                     let ch = header.bullet(h.id_ref).unwrap_or_default();
                     list = Some(ListMarker {
@@ -112,26 +118,19 @@ impl Parser<'_> {
         let header = self.input.header;
         let numbering = header.numbering(numbering_id);
         let lvl = (level as usize).min(9);
-        let counters = self
-            .state
-            .list_counters
-            .entry(numbering_id)
-            .or_insert([0; 10]);
         let start_of = |l: usize| {
             numbering
                 .and_then(|n| n.levels.get(l))
                 .map(|x| x.start)
                 .unwrap_or(1)
+                .max(1)
         };
-        counters[lvl] = if counters[lvl] == 0 {
-            start_of(lvl).max(1)
-        } else {
-            counters[lvl].saturating_add(1)
-        };
-        for c in counters.iter_mut().skip(lvl + 1) {
-            *c = 0;
-        }
-        let counters = *counters;
+        let counters = self
+            .state
+            .list_counters
+            .entry(numbering_id)
+            .or_default()
+            .advance(lvl, start_of);
         let template = numbering
             .and_then(|n| n.levels.get(lvl))
             .map(|l| l.text.as_str())
@@ -152,14 +151,7 @@ impl Parser<'_> {
         } else {
             expand_template(template, |l| {
                 let l = l.min(9);
-                (
-                    if counters[l] == 0 {
-                        start_of(l).max(1)
-                    } else {
-                        counters[l]
-                    },
-                    style_of(l),
-                )
+                (counters[l], style_of(l))
             })
         };
         ListMarker {
@@ -342,7 +334,7 @@ fn run_of(cs: CharStyle, link: Option<&str>) -> Run {
 fn bullet_marker(ch: &str) -> String {
     match ch.chars().next() {
         None => "•".into(),
-        Some(c) if ('\u{E000}'..='\u{F8FF}').contains(&c) => "•".into(),
+        Some(c) if bullet_char(c) != c => bullet_char(c).to_string(),
         Some(_) => ch.to_string(),
     }
 }
