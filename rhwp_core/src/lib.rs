@@ -198,6 +198,15 @@ impl NativeDocument {
         rhwp_reader::views::heading_levels(&self.doc)
     }
 
+    /// The outline's headings: `(top-level body block, level, line)`, the line set for a heading
+    /// inside a table (a document laid out in tables), None for a block that is a heading.
+    fn outline_headings(&self) -> Vec<(usize, u8, Option<String>)> {
+        rhwp_reader::views::outline_headings(&self.doc)
+            .into_iter()
+            .map(|h| (h.block, h.level, h.nested))
+            .collect()
+    }
+
     /// The Markdown view rendered natively (`rhwp_reader::views`), and the start of each
     /// top-level body block in it (None when the block renders empty): what
     /// `views.markdown.render_markdown(ir, include_furniture, block_starts)` gives, without the IR.

@@ -15,7 +15,8 @@ Modes:
   ``include_furniture``, headers, footers and notes become chunks with ``scope="furniture"``.
 
 Every chunk's metadata has, in this order: ``source``, ``format``, ``section``, ``paragraph``,
-``block_kind``, ``page``, ``scope``, ``chunk_index`` (``single`` mode has no section/paragraph/page).
+``block_kind``, ``page``, ``scope``, ``headings`` (the outline headings the chunk's first block sits
+under, outermost first), ``chunk_index`` (``single`` mode has no section/paragraph/page/headings).
 """
 
 from __future__ import annotations
@@ -79,13 +80,16 @@ def _tables_as_markdown(doc: Document, pages: str | None) -> list[str]:
     return doc._table_markdown(pages)
 
 
-def _meta(unit: BlockText) -> dict[str, Any]:
+def _meta(unit: BlockText, paths: list[list[str]]) -> dict[str, Any]:
     return {
         "section": unit.section,
         "paragraph": unit.paragraph,
         "block_kind": unit.kind,
         "page": unit.page,
         "scope": unit.scope,
+        # The headings the chunk sits under (outline's words, outermost first): a retrieved chunk
+        # says where it is. Furniture and memos sit under none.
+        "headings": paths[unit.block] if unit.scope == "body" and 0 <= unit.block < len(paths) else [],
     }
 
 
@@ -127,6 +131,7 @@ def chunk_document(
         return out
 
     units = doc.block_texts(include_furniture=include_furniture and mode == "ir-blocks", pages=pages)
+    paths = doc.heading_paths()
     if mode == "paragraph":
         # Consecutive blocks are packed into one chunk up to `size`; a longer block is split alone.
         group: list[str] = []
@@ -135,15 +140,15 @@ def chunk_document(
             if not unit.text:
                 continue
             if group and first is not None and sum(len(t) + 1 for t in group) + len(unit.text) > size:
-                emit("\n".join(group), _meta(first))
+                emit("\n".join(group), _meta(first, paths))
                 group, first = [], None
             if len(unit.text) > size:
-                emit(unit.text, _meta(unit))
+                emit(unit.text, _meta(unit, paths))
                 continue
             group.append(unit.text)
             first = first or unit
         if group and first is not None:
-            emit("\n".join(group), _meta(first))
+            emit("\n".join(group), _meta(first, paths))
         return out
 
     # ir-blocks: one chunk per top-level block (tables as Markdown), long ones split.
@@ -155,5 +160,5 @@ def chunk_document(
         if unit.kind == "table" and unit.scope == "body":
             text = next(tables, text)
         if text:
-            emit(text, _meta(unit))
+            emit(text, _meta(unit, paths))
     return out

@@ -19,7 +19,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import _native
 from .errors import HwpError, from_native, opening
-from .navigation import BlockText, Heading, Place, effective_pages, outline, parse_pages, places
+from .navigation import (
+    BlockText,
+    Heading,
+    Place,
+    effective_pages,
+    heading_paths,
+    outline,
+    parse_pages,
+    path_at,
+    places,
+    shown_heading,
+)
 
 if TYPE_CHECKING:
     from .forms import FormEntry
@@ -143,6 +154,7 @@ class Document:
     __slots__ = (
         "__weakref__",
         "_forms",
+        "_heading_paths",
         "_ir",
         "_ir_lock",
         "_markdown",
@@ -165,6 +177,7 @@ class Document:
         self._places: dict[bool, list[Place]] = {}
         self._pages: tuple[int | None] | None = None
         self._forms: list[FormEntry] | None = None
+        self._heading_paths: list[list[str]] | None = None
 
     @property
     def format(self) -> Literal["hwp", "hwpx", "hwp3", "hwpml"]:
@@ -206,7 +219,9 @@ class Document:
         the blocks laid out on those pages (a block without a page of its own is on its
         predecessor's, so single pages add up to the whole).
         """
-        units = [BlockText(*row) for row in self._native.block_texts(include_furniture)]
+        rows = self._native.block_texts(include_furniture)
+        body = sum(1 for row in rows if row[0] == "body")
+        units = [BlockText(*row, block=i if i < body else i - body) for i, row in enumerate(rows)]
         if pages is None:
             return units
 
@@ -222,8 +237,23 @@ class Document:
         """The headings in reading order, each with its level, text, top-level block index, page,
         and where it starts in ``extract_text()`` and in ``to_markdown()`` (see rhwp_core.navigation)."""
         if self._outline is None:
-            self._outline = outline(self._native.heading_levels(), self.places())
+            self._outline = outline(self._native.outline_headings(), self.places())
         return self._outline
+
+    def heading_paths(self) -> list[list[str]]:
+        """For each top-level body block, the headings it sits under, outermost first (itself last
+        when it is one), as the outline writes them: what a chunk carries as ``headings``. Needs
+        neither the IR nor the Markdown (the chunks of an archive pay only for the headings)."""
+        if self._heading_paths is None:
+            texts = [u.text for u in self.block_texts() if u.scope == "body"]
+            found = [
+                (block, level, shown_heading(line if line is not None else texts[block]))
+                for block, level, line in self._native.outline_headings()
+                if (line if line is not None else texts[block]).strip()
+            ]
+            blocks, paths = heading_paths(found)
+            self._heading_paths = [path_at(blocks, paths, i) for i in range(len(texts))]
+        return self._heading_paths
 
     def form_entries(self) -> list[FormEntry]:
         """Every field, named cell, form control and memo, in reading order (memos last), each with

@@ -17,6 +17,7 @@ list items, not headings, unless the document styles them as headings.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,9 @@ class BlockText(NamedTuple):
     kind: str
     page: int | None
     text: str
+    block: int = -1
+    """Its index among the body's top-level blocks (``iter_blocks(offset=block)``), or among the
+    furniture items."""
 
 
 MAX_OUTLINE_TEXT = 120
@@ -173,51 +177,70 @@ def places(
     return out
 
 
-def outline(levels: Sequence[int | None], body: Sequence[Place]) -> list[Heading]:
-    """The headings: ``levels`` are each top-level body block's heading level (the native
-    ``heading_levels``: outline styles, the table of contents, the numbering ladder), ``body``
-    their places (``places``)."""
+def outline(found: Sequence[tuple[int, int, str | None]], body: Sequence[Place]) -> list[Heading]:
+    """The headings: ``found`` are the native ``outline_headings`` -- (top-level body block, level,
+    line), the line set for a heading inside a table -- and ``body`` the blocks' places
+    (``places``). A heading inside a table points at the table's block, and its ``text_offset`` at
+    its own line in the text."""
     headings: list[Heading] = []
-    for index, (level, place) in enumerate(zip(levels, body, strict=True)):
-        if level and place.text.strip() and place.text_offset is not None:
-            shown = " ".join(place.text.split())
-            if len(shown) > MAX_OUTLINE_TEXT:
-                shown = shown[: MAX_OUTLINE_TEXT - 1] + "…"
-            md = place.markdown_offset
-            headings.append(
-                Heading(
-                    level=int(level),
-                    text=shown,
-                    block=index,
-                    page=place.page,
-                    text_offset=place.text_offset,
-                    markdown_offset=md if md is not None else -1,
-                )
+    searched_from: dict[int, int] = {}
+    for index, level, line in found:
+        place = body[index]
+        if place.text_offset is None or not place.text.strip():
+            continue
+        text_offset = place.text_offset
+        shown = place.text
+        if line is not None:
+            at = place.text.find(line, searched_from.get(index, 0))
+            if at < 0:
+                continue
+            searched_from[index] = at + len(line)
+            text_offset += at
+            shown = line
+        shown = shown_heading(shown)
+        md = place.markdown_offset
+        headings.append(
+            Heading(
+                level=int(level),
+                text=shown,
+                block=index,
+                page=place.page,
+                text_offset=text_offset,
+                markdown_offset=md if md is not None else -1,
             )
+        )
     return headings
 
 
-def heading_paths(headings: Sequence[Heading]) -> tuple[list[int], list[list[str]]]:
-    """Each heading's block and its path (the headings above it, outermost first, itself last):
-    what a block sits under is the path of the last heading at or before it (``path_at``)."""
-    stack: list[Heading] = []
+def heading_paths(headings: Sequence[tuple[int, int, str]]) -> tuple[list[int], list[list[str]]]:
+    """Each heading's block and its path (the headings above it, outermost first, itself last),
+    from ``(block, level, text)`` in reading order: what a block sits under is the path of the last
+    heading at or before it (``path_at``)."""
+    stack: list[tuple[int, str]] = []
     blocks: list[int] = []
     paths: list[list[str]] = []
-    for heading in headings:
-        while stack and stack[-1].level >= heading.level:
+    for block, level, text in headings:
+        while stack and stack[-1][0] >= level:
             stack.pop()
-        stack.append(heading)
-        blocks.append(heading.block)
-        paths.append([h.text for h in stack])
+        stack.append((level, text))
+        blocks.append(block)
+        paths.append([t for _, t in stack])
     return blocks, paths
 
 
-def path_at(blocks: Sequence[int], paths: Sequence[list[str]], block: int) -> list[str]:
-    """The heading path of top-level body block ``block`` (see ``heading_paths``)."""
-    import bisect
+def shown_heading(text: str) -> str:
+    """A heading's text as the outline gives it: whitespace squeezed, at most MAX_OUTLINE_TEXT."""
+    shown = " ".join(text.split())
+    return shown if len(shown) <= MAX_OUTLINE_TEXT else shown[: MAX_OUTLINE_TEXT - 1] + "…"
 
-    i = bisect.bisect_right(blocks, block) - 1
-    return list(paths[i]) if i >= 0 else []
+
+def path_at(blocks: Sequence[int], paths: Sequence[list[str]], block: int) -> list[str]:
+    """The heading path where top-level body block ``block`` starts (see ``heading_paths``): that
+    of its own first heading when it holds one, else of the last heading before it."""
+    i = bisect.bisect_left(blocks, block)
+    if i < len(blocks) and blocks[i] == block:
+        return list(paths[i])
+    return list(paths[i - 1]) if i > 0 else []
 
 
 # -- pages ----------------------------------------------------------------------------------------
@@ -285,4 +308,5 @@ __all__ = [
     "parse_pages",
     "path_at",
     "places",
+    "shown_heading",
 ]

@@ -37,7 +37,7 @@ Mode = Literal["single", "paragraph", "ir-blocks"]
 class Chunk(TypedDict):
     page_content: str
     metadata: dict[str, Any]
-    """source, format, section, paragraph, block_kind, page, scope, chunk_index."""
+    """source, format, section, paragraph, block_kind, page, scope, headings, chunk_index."""
 
 
 class ChunksPage(TypedDict):
@@ -93,7 +93,8 @@ def chunks(
 ) -> ChunksPage:
     """Chunks of an HWP/HWPX document for retrieval (RAG), in LangChain Document shape:
     {chunks: [{page_content, metadata}], total, next_offset}. Metadata on every chunk: source,
-    format, section, paragraph, block_kind, page (when known), scope (body/furniture), chunk_index.
+    format, section, paragraph, block_kind, page (when known), scope (body/furniture/annotation),
+    headings (the outline headings the chunk sits under, e.g. ["Ⅰ. 사업개요", "1. 추진배경"]), chunk_index.
 
     Modes: "paragraph" (default; chunks follow paragraph and table boundaries), "single" (the whole
     text split by size), "ir-blocks" (one chunk per block, tables as Markdown; with include_furniture,

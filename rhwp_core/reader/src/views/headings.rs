@@ -502,58 +502,90 @@ fn match_contents(
     out
 }
 
-/// Each top-level body block's heading level (`None`: not a heading).
-pub fn heading_levels(doc: &Document) -> Vec<Option<u8>> {
-    let blocks = body(doc);
-    let styled: Vec<Option<u8>> = blocks
-        .iter()
-        .map(|b| match b {
-            Block::Paragraph(p) => p.heading_level.filter(|&l| l > 0).map(|l| l.min(MAX_LEVEL)),
-            _ => None,
-        })
-        .collect();
-    if styled.iter().flatten().count() >= MIN_STYLED {
-        return styled;
-    }
-    // The one short line of each block, its family, and what sets it apart.
-    let lines: Vec<Option<(usize, String)>> = blocks
+/// One line of the reading order the ladder walks: a top-level block, or -- in a document laid
+/// out inside tables -- one paragraph of a table.
+struct Item<'a> {
+    /// The top-level body block it is in.
+    block: usize,
+    /// Whether it stands for its whole top-level block (a paragraph, a banner table).
+    whole: bool,
+    /// Its line, when short enough to be a heading, and the paragraph it comes from.
+    line: Option<(&'a Paragraph, String)>,
+    banner: bool,
+    /// A paragraph with nothing to show (skipped when looking for what follows a line).
+    empty: bool,
+}
+
+fn is_empty_block(block: &Block) -> bool {
+    matches!(block, Block::Paragraph(p) if strip(&p.text).is_empty() && p.list.is_none())
+}
+
+fn top_level_items<'a>(blocks: &[&'a Block]) -> Vec<Item<'a>> {
+    blocks
         .iter()
         .enumerate()
-        .map(|(i, b)| line_of(b).map(|(_, text)| (i, text)))
-        .collect();
-    let mut levels = styled.clone();
+        .map(|(i, b)| Item {
+            block: i,
+            whole: true,
+            line: line_of(b),
+            banner: line_of_banner(b).is_some(),
+            empty: is_empty_block(b),
+        })
+        .collect()
+}
 
-    // The contents, when the document has one and its entries are found after it.
-    let toc = contents(&blocks);
-    if let Some((_, end, entries)) = &toc {
-        let (end, entries) = (*end, entries);
-        let matched = match_contents(&lines, end, entries);
-        if matched.len() * 2 >= entries.len() {
-            let families: Vec<Family> = matched
-                .iter()
-                .map(|&(_, e)| family_of(&entries[e]).unwrap_or(Family::Plain))
-                .collect();
-            for (&(i, _), level) in matched.iter().zip(ladder(&families)) {
-                levels[i] = levels[i].or(Some(level));
-            }
-            return levels;
+/// The items of a document laid out in tables: each paragraph of a table (banners and one-cell
+/// tables stay whole), every other block whole.
+fn flattened_items<'a>(blocks: &[&'a Block]) -> Vec<Item<'a>> {
+    let mut out = Vec::new();
+    for (i, b) in blocks.iter().enumerate() {
+        let layout =
+            matches!(b, Block::Table(t) if t.cells.len() > 1) && line_of_banner(b).is_none();
+        if !layout {
+            out.push(Item {
+                block: i,
+                whole: true,
+                line: line_of(b),
+                banner: line_of_banner(b).is_some(),
+                empty: is_empty_block(b),
+            });
+            continue;
+        }
+        let mut found = Vec::new();
+        paragraphs(std::slice::from_ref(*b), &mut found);
+        for p in found {
+            let text = shown(p);
+            let text = strip(&text);
+            let short = !text.is_empty() && len(text) <= MAX_HEADING_CHARS && !text.contains('\n');
+            out.push(Item {
+                block: i,
+                whole: false,
+                line: short.then(|| (p, text.to_string())),
+                banner: false,
+                empty: text.is_empty(),
+            });
         }
     }
+    out
+}
 
-    // The numbering ladder (never over the contents' own lines).
-    let span = toc.as_ref().map(|&(title, end, _)| (title, end));
-    let candidates: Vec<(usize, Family, bool)> = lines
+/// The ladder over `items` (outside the contents' `span` of top-level blocks): each item's level.
+fn ladder_levels(items: &[Item<'_>], span: Option<(usize, usize)>) -> Vec<Option<u8>> {
+    let candidates: Vec<(usize, Family, bool)> = items
         .iter()
-        .flatten()
-        .filter(|(i, text)| !is_toc_line(text) && !span.is_some_and(|(t, e)| t <= *i && *i < e))
-        .filter_map(|(i, text)| {
-            let family = if line_of_banner(blocks[*i]).is_some() {
+        .enumerate()
+        .filter(|(_, item)| !span.is_some_and(|(t, e)| t <= item.block && item.block < e))
+        .filter_map(|(k, item)| {
+            let (p, text) = item.line.as_ref()?;
+            if is_toc_line(text) {
+                return None;
+            }
+            let family = if item.banner {
                 Family::Banner
             } else {
                 family_of(text)?
             };
-            let p = line_of(blocks[*i]).map(|(p, _)| p)?;
-            Some((*i, family, all_bold(p) || heading_style(p)))
+            Some((k, family, all_bold(p) || heading_style(p)))
         })
         .collect();
     // Which lines are headings: chapter numbers; lines set in bold or in a heading style; and a
@@ -563,40 +595,144 @@ pub fn heading_levels(doc: &Document) -> Vec<Option<u8>> {
     let kept: Vec<(usize, Family)> = candidates
         .iter()
         .enumerate()
-        .filter(|&(k, &(i, family, marked))| {
+        .filter(|&(c, &(k, family, marked))| {
             if family.is_chapter() || marked {
                 return true;
             }
-            let next_nonempty = (i + 1..blocks.len()).find(|&j| match blocks[j] {
-                Block::Paragraph(p) => !strip(&p.text).is_empty() || p.list.is_some(),
-                _ => true,
-            });
-            let followed_by_same = next_nonempty.is_some_and(|j| {
+            let next = (k + 1..items.len()).find(|&j| !items[j].empty);
+            let followed_by_same = next.is_some_and(|j| {
                 candidates
-                    .get(k + 1)
+                    .get(c + 1)
                     .is_some_and(|&(n, f, _)| n == j && f == family)
             });
-            let preceded_by_same = k > 0 && {
-                let (n, f, _) = candidates[k - 1];
-                f == family
-                    && (n + 1..i).all(
-                        |j| matches!(blocks[j], Block::Paragraph(p) if strip(&p.text).is_empty()),
-                    )
+            let preceded_by_same = c > 0 && {
+                let (n, f, _) = candidates[c - 1];
+                f == family && (n + 1..k).all(|j| items[j].empty)
             };
-            let text = lines[i].as_ref().map_or("", |(_, t)| t.as_str());
-            let sentence = text.ends_with('.')
-                || text.ends_with("다")
-                || text.ends_with("음")
-                || text.ends_with("함");
+            let text = items[k].line.as_ref().map_or("", |(_, t)| t.as_str());
+            // A sentence or a question (an exam's numbered questions end in `?` or their score `[3점]`).
+            let sentence = text.ends_with(['.', '다', '음', '함', '?'])
+                || (text.ends_with(']')
+                    && text.rsplit('[').next().is_some_and(|t| t.contains('점')));
             !followed_by_same && !preceded_by_same && !sentence && len(text) <= SHORT_HEADING_CHARS
         })
-        .map(|(_, &(i, f, _))| (i, f))
+        .map(|(_, &(k, f, _))| (k, f))
         .collect();
+    let mut levels = vec![None; items.len()];
     let families: Vec<Family> = kept.iter().map(|&(_, f)| f).collect();
-    for (&(i, _), level) in kept.iter().zip(ladder(&families)) {
-        levels[i] = levels[i].or(Some(level));
+    for (&(k, _), level) in kept.iter().zip(ladder(&families)) {
+        levels[k] = Some(level);
     }
     levels
+}
+
+/// A heading of the outline: its top-level body block, its level, and -- for a heading inside a
+/// table (a document laid out in tables) -- its line, found in the block's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeadingAt {
+    pub block: usize,
+    pub level: u8,
+    pub nested: Option<String>,
+}
+
+/// Each top-level body block's heading level (`None`: not a heading).
+pub fn heading_levels(doc: &Document) -> Vec<Option<u8>> {
+    let blocks = body(doc);
+    let mut levels = vec![None; blocks.len()];
+    for h in outline_headings(doc) {
+        if h.nested.is_none() {
+            levels[h.block] = Some(h.level);
+        }
+    }
+    levels
+}
+
+/// The outline's headings in reading order (see the module doc for the rules).
+pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
+    let blocks = body(doc);
+    let whole = |levels: Vec<Option<u8>>| -> Vec<HeadingAt> {
+        levels
+            .into_iter()
+            .enumerate()
+            .filter_map(|(block, level)| {
+                level.map(|level| HeadingAt {
+                    block,
+                    level,
+                    nested: None,
+                })
+            })
+            .collect()
+    };
+    let styled: Vec<Option<u8>> = blocks
+        .iter()
+        .map(|b| match b {
+            Block::Paragraph(p) => p.heading_level.filter(|&l| l > 0).map(|l| l.min(MAX_LEVEL)),
+            _ => None,
+        })
+        .collect();
+    if styled.iter().flatten().count() >= MIN_STYLED {
+        return whole(styled);
+    }
+    let items = top_level_items(&blocks);
+    let lines: Vec<Option<(usize, String)>> = items
+        .iter()
+        .map(|item| {
+            item.line
+                .as_ref()
+                .map(|(_, text)| (item.block, text.clone()))
+        })
+        .collect();
+
+    // The contents, when the document has one and its entries are found after it.
+    let toc = contents(&blocks);
+    if let Some((_, end, entries)) = &toc {
+        let matched = match_contents(&lines, *end, entries);
+        if matched.len() * 2 >= entries.len() {
+            let families: Vec<Family> = matched
+                .iter()
+                .map(|&(_, e)| family_of(&entries[e]).unwrap_or(Family::Plain))
+                .collect();
+            let mut levels = styled;
+            for (&(i, _), level) in matched.iter().zip(ladder(&families)) {
+                levels[i] = levels[i].or(Some(level));
+            }
+            return whole(levels);
+        }
+    }
+
+    // The numbering ladder (never over the contents' own lines).
+    let span = toc.as_ref().map(|&(title, end, _)| (title, end));
+    let found = ladder_levels(&items, span);
+    let mut levels = styled.clone();
+    for (item, level) in items.iter().zip(&found) {
+        levels[item.block] = levels[item.block].or(*level);
+    }
+    let headings = whole(levels);
+    // A document laid out inside tables (its chapters are lines of big layout tables) shows few
+    // headings at the top level: then the tables' own lines are walked too.
+    let laid_out = blocks
+        .iter()
+        .any(|b| matches!(b, Block::Table(t) if t.cells.len() > 1));
+    if headings.len() >= MIN_STYLED || !laid_out {
+        return headings;
+    }
+    let items = flattened_items(&blocks);
+    let found = ladder_levels(&items, span);
+    let mut out = Vec::new();
+    for (item, level) in items.iter().zip(found) {
+        let level = styled[item.block].filter(|_| item.whole).or(level);
+        if let Some(level) = level {
+            let nested = (!item.whole)
+                .then(|| item.line.as_ref().map(|(_, t)| t.clone()))
+                .flatten();
+            out.push(HeadingAt {
+                block: item.block,
+                level,
+                nested,
+            });
+        }
+    }
+    out
 }
 
 /// Paragraph address -> level for the top-level paragraphs of `doc` the views render as

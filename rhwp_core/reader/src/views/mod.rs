@@ -18,6 +18,6 @@ mod markdown_inline;
 mod unicode_tables;
 
 pub use equation::to_latex;
-pub use headings::heading_levels;
+pub use headings::{heading_levels, outline_headings, HeadingAt};
 pub use html::{render_html, render_html_with_levels};
 pub use markdown::{render_block_markdown, render_markdown, render_markdown_with_levels};
