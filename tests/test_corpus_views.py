@@ -7,6 +7,8 @@ HTML5 parser (not one parse error); both hold as many tables as the IR; and the 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from corpus_support import SHARED, require_shared
 from rhwp_core.ir import iter_blocks
@@ -45,6 +47,26 @@ def test_views_parse_keep_tables_and_words(rel: str) -> None:
     html = doc.to_html(include_css=True)
     tree = parse_html_strictly(html)  # raises on the first parse error
     assert html_table_count(tree) == tables
-    # Scored on the text a reader of the page sees: tags inside a word (`<u>밑줄</u>없음`) are not gaps.
-    assert recall(body, "".join(tree.itertext())) >= BAR
+    # Scored on the text a reader of the page sees: tags inside a word (`<u>밑줄</u>없음`) are not gaps,
+    # and a numbered list item shows its number (`<li value="12">`, drawn by the browser).
+    assert recall(body, seen_text(tree)) >= BAR
     assert html.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in html
+
+
+def seen_text(element: Any) -> str:
+    """The text of an HTML tree as a browser shows it: text nodes in order, and each numbered list
+    item's number (its ``data-marker``) before its text."""
+    out: list[str] = []
+
+    def walk(e: Any) -> None:
+        if e.tag == "li" and e.get("value") is not None and e.get("data-marker"):
+            out.append(e.get("data-marker") + " ")
+        if e.text:
+            out.append(e.text)
+        for child in e:
+            walk(child)
+            if child.tail:
+                out.append(child.tail)
+
+    walk(element)
+    return "".join(out)

@@ -280,3 +280,33 @@ def test_long_documents_have_an_outline() -> None:
     assert len(long) >= 15
     assert sorted(without) == sorted(n for n in NO_OUTLINE if n in long), without
     assert len(long) - len(without) >= 0.8 * len(long)
+
+
+def test_pages_follow_the_documents_own_table_of_contents() -> None:
+    """Where a document's contents gives page numbers, the page of each entry's heading differs
+    from the contents' number by one constant (the front matter the numbering leaves out)."""
+    if SHARED is None:
+        pytest.skip("needs the shared corpus")
+    leader = re.compile(r"(\t|\.{3,}|·{3,}|…+)\s*(\d+)\s*$")
+    doc = rhwp_core.parse(SHARED / "corpus" / "hwp" / "hwpswift-constitution-commentary-2007.hwp")
+    lines = doc.extract_text(include_furniture=False).split("\n")
+    title = next(i for i, line in enumerate(lines) if "".join(line.split()) == "목차")
+    entries: list[tuple[str, int]] = []
+    for line in lines[title + 1 :]:
+        found = leader.search(line)
+        if found:
+            entries.append(("".join(leader.sub("", line).split()), int(found.group(2))))
+        elif entries and line.strip():
+            break
+    headings = doc.outline()
+    offsets: list[int] = []
+    at = 0
+    for words, number in entries:
+        for j in range(at, len(headings)):
+            if "".join(headings[j].text.split()) == words:
+                assert headings[j].page is not None
+                offsets.append(headings[j].page - number)
+                at = j + 1
+                break
+    assert len(entries) > 250 and len(offsets) == len(entries)
+    assert len(set(offsets)) == 1, sorted(set(offsets))

@@ -19,7 +19,7 @@ GOOD = sorted((FIXTURES / "hwp").glob("*.hwp")) + sorted((FIXTURES / "hwpx").glo
 SAMPLE = FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp"
 TABLES = FIXTURES / "hwpx" / "hwpxlib-SimpleTable.hwpx"
 FURNITURE = FIXTURES / "hwpx" / "hwpxlib-HeaderFooter.hwpx"
-META_KEYS = ["source", "format", "section", "paragraph", "block_kind", "page", "scope", "chunk_index"]
+META_KEYS = ["source", "format", "section", "paragraph", "block_kind", "page", "scope", "headings", "chunk_index"]
 
 
 @pytest.mark.parametrize("mode", ["paragraph", "single", "ir-blocks"])

@@ -26,7 +26,8 @@ HH = "{http://www.hancom.co.kr/hwpml/2011/head}"
 HP = "{http://www.hancom.co.kr/hwpml/2011/paragraph}"
 
 _SYLLABLES = "가나다라마바사아자차카타파하"
-_ROMAN = "ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫ"
+# Roman numerals in Latin letters, as 한글's own generated tables of contents write them.
+_ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"]
 # Wingdings bullets stored as private-use code points, as 한글 writes them.
 _BULLETS = {"\uf06c": "●", "\uf06e": "■", "\uf09f": "•", "\xad": "-"}
 

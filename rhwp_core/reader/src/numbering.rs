@@ -212,9 +212,10 @@ pub fn write_number(out: &mut String, n: u32, style: NumberStyle) {
         HangulDigit => nth(&HANGUL_DIGITS, n),
         Ideograph => nth(&IDEOGRAPHS, n),
         CircledIdeograph => nth_code_point(0x3280, 10, n),
-        // 한글 writes the first twelve with the Roman numeral characters (Ⅰ..Ⅻ, ⅰ..ⅻ).
-        RomanCapital => nth_code_point(0x2160, 12, n),
-        RomanSmall => nth_code_point(0x2170, 12, n),
+        // Roman numerals in Latin letters (I, II, III; i, ii, iii), as the spec's table of styles
+        // lists them and as 한글's own generated table of contents writes them (the 2007
+        // constitution commentary's 목차 says `I.`, `II.` for its Roman-numbered outline).
+        RomanCapital | RomanSmall => None,
     };
     let single = match (single, style) {
         (None, RomanCapital | RomanSmall) if (1..4000).contains(&n) => {
@@ -266,9 +267,9 @@ mod tests {
         use NumberStyle::*;
         assert_eq!(text(3, Digit), "3");
         assert_eq!(text(2, CircledDigit), "②");
-        assert_eq!(text(4, RomanCapital), "Ⅳ");
-        assert_eq!(text(9, RomanSmall), "ⅸ");
-        assert_eq!(text(12, RomanCapital), "Ⅻ");
+        assert_eq!(text(4, RomanCapital), "IV");
+        assert_eq!(text(9, RomanSmall), "ix");
+        assert_eq!(text(12, RomanCapital), "XII");
         assert_eq!(text(14, RomanCapital), "XIV");
         assert_eq!(text(13, RomanSmall), "xiii");
         assert_eq!(text(2, LatinSmall), "b");
@@ -314,7 +315,7 @@ mod tests {
         };
         assert_eq!(expand_template("^1.", at), "3.");
         assert_eq!(expand_template("^2)", at), "나)");
-        assert_eq!(expand_template("(^3)", at), "(Ⅳ)");
+        assert_eq!(expand_template("(^3)", at), "(IV)");
         assert_eq!(expand_template("^1.^2", at), "3.나");
         assert_eq!(expand_template("^9^", at), "1^");
     }
@@ -332,7 +333,7 @@ mod tests {
         assert_eq!(one("(^1)", 1, Digit), "(1)");
         assert_eq!(one("(^1)", 2, HangulSyllable), "(나)");
         assert_eq!(one("^1", 3, CircledDigit), "③");
-        assert_eq!(one("^1.", 2, RomanCapital), "Ⅱ.");
+        assert_eq!(one("^1.", 2, RomanCapital), "II.");
         assert_eq!(one("제^1장", 3, Digit), "제3장");
         assert_eq!(one("제^1조", 12, Digit), "제12조");
     }

@@ -35,7 +35,7 @@ fn assert_in_order(lines: &[String], expected: &[&str]) {
 }
 
 /// pyhwp's lists sample (HWP 5.0): bullets, a numbered list continued after a heading
-/// ("번호 이어짐"), a new one ("새 번호": Ⅰ/A/1 styles), outline headings (`^1.` `^2.` `^3)`),
+/// ("번호 이어짐"), a new one ("새 번호": I/A/1 styles), outline headings (`^1.` `^2.` `^3)`),
 /// a second outline numbering (`제^1장`, `제^2절`, `제^3항`).
 #[test]
 fn hwp5_lists() {
@@ -58,13 +58,13 @@ fn hwp5_lists() {
             "4. 4",
             "5. 5",
             "가. 5-1",
-            "Ⅰ. 1",
-            "Ⅱ. 2",
+            "I. 1",
+            "II. 2",
             "A. 2-1",
-            "Ⅲ. 3",
+            "III. 3",
             "B. 3-2",
             "3. 3-2-3",
-            "Ⅳ. 4",
+            "IV. 4",
             "1. 1",
             "가. 2-1",
             "1) 3-2-1",

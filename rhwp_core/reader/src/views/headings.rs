@@ -85,8 +85,10 @@ fn family_of(text: &str) -> Option<Family> {
     // 제 N 장 and its kin.
     if first == '제' {
         let rest = lstrip(&t['제'.len_utf8()..]);
-        let after = rest.trim_start_matches(is_decimal);
-        if after.len() == rest.len() || rest.len() - after.len() > 3 {
+        // 제1장, 제 12 조, and 제Ⅱ장 (a Roman numeral)
+        let after = rest
+            .trim_start_matches(|c: char| is_decimal(c) || ('\u{2160}'..='\u{216B}').contains(&c));
+        if after.len() == rest.len() || rest.chars().count() - after.chars().count() > 3 {
             return None;
         }
         let after = lstrip(after);
@@ -229,6 +231,23 @@ fn toc_entry_text(text: &str) -> &str {
     let rest = rstrip(trimmed.trim_end_matches(is_decimal));
     let rest = rest.trim_end_matches(['.', '·', '…', '-', '‥', '\t', ' ', '\u{3000}']);
     strip(rest)
+}
+
+/// A line of a list of tables or figures (`<표 Ⅱ-1> ...`, `[그림 3] ...`): it names a caption,
+/// not a heading.
+fn lists_a_caption(text: &str) -> bool {
+    let t = lstrip(text).trim_start_matches(['<', '[', '〈', '《', '(', '【']);
+    let t = lstrip(t);
+    [
+        "표", "그림", "사진", "도표", "수식", "Table", "Figure", "Fig.",
+    ]
+    .iter()
+    .any(|w| {
+        t.starts_with(w)
+            && t[w.len()..].chars().next().is_some_and(|c| {
+                is_space(c) || c.is_ascii_digit() || ('\u{2160}'..='\u{216B}').contains(&c)
+            })
+    })
 }
 
 /// Without spaces, lower-cased (how lines are compared).
@@ -404,7 +423,8 @@ fn table_entries(block: &Block) -> Vec<String> {
             } else {
                 text
             };
-            (!entry.is_empty() && len(entry) <= MAX_HEADING_CHARS).then(|| entry.to_string())
+            (!entry.is_empty() && len(entry) <= MAX_HEADING_CHARS && !lists_a_caption(entry))
+                .then(|| entry.to_string())
         })
         .collect()
 }
@@ -436,7 +456,9 @@ fn contents(blocks: &[&Block]) -> Option<(usize, usize, Vec<String>)> {
                 let text = strip(&p.text);
                 if text.is_empty() {
                 } else if is_toc_line(text) {
-                    entries.push(toc_entry_text(text).to_string());
+                    if !lists_a_caption(text) {
+                        entries.push(toc_entry_text(text).to_string());
+                    }
                 } else if entries.is_empty()
                     && len(text) <= MAX_HEADING_CHARS
                     && !text.contains('\n')
@@ -486,12 +508,19 @@ fn match_contents(
         if want.is_empty() {
             continue;
         }
-        // Only a little way past the last match: entries are in order, and a lost one must not
-        // swallow the rest of the document.
+        // The entry's words without its number, for a body that sets the number apart (a
+        // `제Ⅰ장` in a banner or a picture over a `서론` line).
+        let bare = family_of(entry)
+            .and_then(|_| lstrip(entry).split_once(is_space))
+            .map(|(_, rest)| squashed(rest))
+            .filter(|rest| rest.chars().count() >= 2);
+        // Entries are in order: each is looked for after the last one found.
         let found = lines.iter().enumerate().skip(from).find(|(_, l)| {
             l.as_ref().is_some_and(|(_, text)| {
                 let have = squashed(text);
-                have == want || (have.starts_with(&want) && want.chars().count() >= 4)
+                have == want
+                    || (have.starts_with(&want) && want.chars().count() >= 4)
+                    || bare.as_deref() == Some(have.as_str())
             })
         });
         if let Some((i, _)) = found {
@@ -670,9 +699,6 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
             _ => None,
         })
         .collect();
-    if styled.iter().flatten().count() >= MIN_STYLED {
-        return whole(styled);
-    }
     let items = top_level_items(&blocks);
     let lines: Vec<Option<(usize, String)>> = items
         .iter()
@@ -683,11 +709,14 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
         })
         .collect();
 
-    // The contents, when the document has one and its entries are found after it.
+    // The contents, when the document has one and its entries are found after it. In a document
+    // with outline styles, they add the entries the styles miss (a chapter line set without its
+    // style); its styled headings stay as they are.
     let toc = contents(&blocks);
+    let styled_count = styled.iter().flatten().count();
     if let Some((_, end, entries)) = &toc {
         let matched = match_contents(&lines, *end, entries);
-        if matched.len() * 2 >= entries.len() {
+        if matched.len() * 2 >= entries.len() || styled_count >= MIN_STYLED {
             let families: Vec<Family> = matched
                 .iter()
                 .map(|&(_, e)| family_of(&entries[e]).unwrap_or(Family::Plain))
@@ -698,6 +727,9 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
             }
             return whole(levels);
         }
+    }
+    if styled_count >= MIN_STYLED {
+        return whole(styled);
     }
 
     // The numbering ladder (never over the contents' own lines).
