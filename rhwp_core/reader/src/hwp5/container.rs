@@ -13,6 +13,8 @@ use std::io::{Cursor, Read};
 const FLAG_COMPRESSED: u32 = 1 << 0;
 const FLAG_PASSWORD: u32 = 1 << 1;
 const FLAG_DISTRIBUTION: u32 = 1 << 2;
+/// 변경 추적 문서: `ViewText` then holds the body with its tracked changes marked.
+const FLAG_TRACK_CHANGES: u32 = 1 << 14;
 
 const SIGNATURE: &[u8] = b"HWP Document File";
 
@@ -22,6 +24,8 @@ pub struct FileHeader {
     pub version: u32,
     pub compressed: bool,
     pub distribution: bool,
+    /// A document with tracked changes (property bit 14).
+    pub track_changes: bool,
     /// Password-protected (property bit 1); how, by `encrypt_version` (offset 44).
     pub encrypted: bool,
     pub encrypt_version: u32,
@@ -80,6 +84,7 @@ impl FileHeader {
             version,
             compressed: flags & FLAG_COMPRESSED != 0,
             distribution: flags & FLAG_DISTRIBUTION != 0,
+            track_changes: flags & FLAG_TRACK_CHANGES != 0,
             encrypted: flags & FLAG_PASSWORD != 0,
             encrypt_version,
         })

@@ -60,9 +60,41 @@ pub struct DocInfo {
     pub numberings: Vec<Numbering>,
     pub bullets: Vec<char>,
     pub bin_data: Vec<BinData>,
+    /// `HWPTAG_TRACK_CHANGE` records, in order (body range tags name them from 1).
+    pub track_changes: Vec<TrackChangeInfo>,
+    /// `HWPTAG_TRACK_CHANGE_AUTHOR` names, in order (changes name them from 1).
+    pub track_authors: Vec<String>,
+}
+
+/// One `HWPTAG_TRACK_CHANGE` record (변경 추적 내용, 26 bytes in the files seen; its layout is
+/// not in the published spec): u32 kind (0x10 inserted, 0x11 deleted, as the range tags
+/// marking its text), then year, month, day, hour, minute (u16 each), then the 1-based author
+/// id (u16); the ten bytes after it are not known.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrackChangeInfo {
+    pub kind: u32,
+    /// `YYYY-MM-DDTHH:MM` (no seconds are stored), `None` when the record holds no date.
+    pub time: Option<String>,
+    pub author: u16,
 }
 
 impl DocInfo {
+    /// Time and author of the tracked change a range tag names (`id` from 1).
+    pub fn track_change(&self, id: u32) -> (Option<String>, Option<String>) {
+        let Some(c) = id
+            .checked_sub(1)
+            .and_then(|i| self.track_changes.get(i as usize))
+        else {
+            return (None, None);
+        };
+        let author = (c.author as usize)
+            .checked_sub(1)
+            .and_then(|a| self.track_authors.get(a))
+            .filter(|a| !a.is_empty())
+            .cloned();
+        (c.time.clone(), author)
+    }
+
     pub fn char_format(&self, id: u32) -> CharFormat {
         self.char_formats
             .get(id as usize)
@@ -106,10 +138,33 @@ pub fn parse(stream: &[u8], records: &[Record]) -> DocInfo {
                 let id = info.bin_data.len() as u32 + 1;
                 info.bin_data.push(bin_data(d, id));
             }
+            tag::TRACK_CHANGE => info.track_changes.push(track_change(d)),
+            tag::TRACK_CHANGE_AUTHOR => info.track_authors.push(track_author(d)),
             _ => {}
         }
     }
     info
+}
+
+fn track_change(d: &[u8]) -> TrackChangeInfo {
+    let mut r = Reader::new(d);
+    let kind = r.u32();
+    let [year, month, day, hour, minute] = [r.u16(), r.u16(), r.u16(), r.u16(), r.u16()];
+    let author = r.u16();
+    let time = (year != 0 && (1..=12).contains(&month) && (1..=31).contains(&day))
+        .then(|| format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}"));
+    TrackChangeInfo { kind, time, author }
+}
+
+/// `HWPTAG_TRACK_CHANGE_AUTHOR`: the name's length in UTF-16 units (u32), the name; what
+/// follows (u32 1, then a u32) is not known.
+fn track_author(d: &[u8]) -> String {
+    let mut r = Reader::new(d);
+    let n = r.u32() as usize;
+    if n > r.remaining() / 2 {
+        return String::new();
+    }
+    super::record::utf16_string(r.bytes(n * 2))
 }
 
 fn char_shape(d: &[u8]) -> CharFormat {

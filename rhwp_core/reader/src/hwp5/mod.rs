@@ -87,6 +87,13 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     for (number, name) in &sections {
         let path = format!("{storage}/{name}");
         let result = read_section_stream(&mut container, &header, &path)
+            .map(|body| {
+                if header.track_changes && !header.distribution {
+                    with_tracked_changes(&mut container, &header, name, body, options, &mut doc)
+                } else {
+                    body
+                }
+            })
             .and_then(|data| read_section_parts(&data, &info, options, *number, &mut pages));
         match result {
             Ok((section, mut furniture, mut section_memos)) => {
@@ -294,6 +301,92 @@ fn read_doc_info(
     let data = container.read_stream("DocInfo", compressed)?;
     let records = record::frame(&data, max_records)?;
     Ok(doc_info::parse(&data, &records))
+}
+
+/// A document with tracked changes (변경 추적 문서) keeps in `BodyText` the final text only
+/// (inserted text in, deleted text out, nothing marked) and in `ViewText` the same section with
+/// the deleted text back in place and every change marked by PARA_RANGE_TAG entries
+/// (`body::change_ranges`). The `ViewText` section is read instead when, its deleted text left
+/// out, it holds the same paragraph text as the `BodyText` one; otherwise (or when missing or
+/// unreadable) the `BodyText` one is, and a warning says the changes were not read.
+fn with_tracked_changes(
+    container: &mut Container,
+    header: &FileHeader,
+    name: &str,
+    body: Vec<u8>,
+    options: &Options,
+    doc: &mut Document,
+) -> Vec<u8> {
+    let path = format!("ViewText/{name}");
+    if !container.exists(&path) {
+        return body;
+    }
+    match container.read_stream(&path, header.compressed) {
+        Ok(view) if view_matches_body(&view, &body, options.limits.max_records) => view,
+        _ => {
+            doc.warnings.push(format!(
+                "{path} does not match BodyText/{name}: its tracked changes were not read"
+            ));
+            body
+        }
+    }
+}
+
+/// Whether the `ViewText` section `view` is the `BodyText` section `body` with tracked changes
+/// marked: the characters of all its paragraphs, deleted ones left out, are the body's. Only
+/// the characters and the one-unit controls (and tabs) are compared: Hancom's `ViewText` may
+/// hold a field (a `%bmk` bookmark around text, in the corpus) its `BodyText` does not.
+pub fn view_matches_body(view: &[u8], body: &[u8], max_records: u64) -> bool {
+    fn final_units(data: &[u8], max_records: u64) -> Option<Vec<u8>> {
+        let recs = record::frame(data, max_records).ok()?;
+        let mut out = Vec::with_capacity(data.len());
+        for (i, r) in recs.iter().enumerate() {
+            if r.tag != record::tag::PARA_HEADER {
+                continue;
+            }
+            let (mut text, mut ranges) = (&[][..], Vec::new());
+            for c in recs[i + 1..]
+                .iter()
+                .take_while(|c| c.level > r.level && c.tag != record::tag::CTRL_HEADER)
+                .filter(|c| c.level == r.level + 1)
+            {
+                match c.tag {
+                    record::tag::PARA_TEXT => text = c.data(data),
+                    record::tag::PARA_RANGE_TAG => ranges = body::change_ranges(c.data(data)),
+                    _ => {}
+                }
+            }
+            let n = text.len() / 2;
+            let mut k = 0usize;
+            while k < n {
+                let unit = u16::from_le_bytes([text[2 * k], text[2 * k + 1]]);
+                let width = match unit {
+                    9 => 8,
+                    0..=31 if body::ctrl_class(unit) != body::CtrlClass::Char => {
+                        k += 8;
+                        continue;
+                    }
+                    _ => 1,
+                };
+                let at = k as u32;
+                if !ranges
+                    .iter()
+                    .any(|g| g.deleted && g.start <= at && at < g.end)
+                {
+                    out.extend_from_slice(&unit.to_le_bytes());
+                }
+                k += width;
+            }
+        }
+        Some(out)
+    }
+    match (
+        final_units(view, max_records),
+        final_units(body, max_records),
+    ) {
+        (Some(v), Some(b)) => v == b,
+        _ => false,
+    }
 }
 
 /// The record bytes of one section: read, decrypted (distribution documents), inflated.

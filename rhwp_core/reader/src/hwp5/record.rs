@@ -19,11 +19,16 @@ pub mod tag {
     pub const BULLET: u16 = BEGIN + 8;
     pub const PARA_SHAPE: u16 = BEGIN + 9;
     pub const STYLE: u16 = BEGIN + 10;
+    /// 변경 추적 내용 (one per tracked change, in id order).
+    pub const TRACK_CHANGE: u16 = BEGIN + 80;
+    /// 변경 추적 작성자 (one per author, in id order).
+    pub const TRACK_CHANGE_AUTHOR: u16 = BEGIN + 81;
     // BodyText
     pub const PARA_HEADER: u16 = BEGIN + 50;
     pub const PARA_TEXT: u16 = BEGIN + 51;
     pub const PARA_CHAR_SHAPE: u16 = BEGIN + 52;
     pub const PARA_LINE_SEG: u16 = BEGIN + 53;
+    pub const PARA_RANGE_TAG: u16 = BEGIN + 54;
     pub const CTRL_HEADER: u16 = BEGIN + 55;
     pub const LIST_HEADER: u16 = BEGIN + 56;
     pub const PAGE_DEF: u16 = BEGIN + 57;
