@@ -81,6 +81,24 @@ def _open(browser: Any, session: Any, path: Path, theme: str = "light") -> tuple
     return page, frame
 
 
+def test_a_page_inside_a_long_table_leads_to_where_it_starts(browser: Any) -> None:
+    doc = rhwp_core.load(str(PAGED))
+    inside = next(p for p in range(1, (doc.page_count or 0) + 1) if not doc.extract_text(pages=str(p)).strip())
+    with pack_session(pack) as session:
+        start = session.call("viewer_page", path=str(PAGED), page=inside)["continues"]
+        page, frame = _open(browser, session, PAGED)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=15000)
+        frame.locator("#page-input").fill(str(inside))
+        frame.locator("#go").click()
+        frame.locator(f'body[data-ready="1"][data-page="{inside}"]').wait_for(timeout=15000)
+        button = frame.locator("#continues")
+        assert button.inner_text() == f"{start}쪽으로"
+        button.click()
+        frame.locator(f'body[data-ready="1"][data-page="{start}"]').wait_for(timeout=15000)
+        assert _squash(frame.locator("#paper").inner_text()) == _squash(doc.extract_text(pages=str(start)))
+        page.close()
+
+
 def test_pages_keyboard_and_model_context(browser: Any) -> None:
     doc = rhwp_core.load(str(PAGED))
     with pack_session(pack) as session:

@@ -98,6 +98,21 @@ def test_each_page_matches_extract_text(session: Any) -> None:
         assert "<main>" not in whole["html"] and ("<table" in whole["html"] or not whole["text"])
 
 
+def test_a_page_inside_a_long_table_names_the_page_the_table_starts_on(session: Any) -> None:
+    doc = rhwp_core.load(str(PAGED))
+    inside = [p for p in range(1, (doc.page_count or 0) + 1) if not doc.extract_text(pages=str(p)).strip()]
+    assert inside, "the fixture has a cell that runs over several pages"
+    for page in inside:
+        first = session.call("viewer_page", path=str(PAGED), page=page)
+        start = first["continues"]
+        assert start is not None and start < page
+        # That page holds the block, and every page between it and this one is inside it too.
+        assert doc.extract_text(pages=str(start)).strip()
+        assert all(p in inside for p in range(start + 1, page))
+    shown = [p for p in range(1, (doc.page_count or 0) + 1) if p not in inside]
+    assert all(session.call("viewer_page", path=str(PAGED), page=p)["continues"] is None for p in shown)
+
+
 def test_a_large_page_comes_in_parts_under_the_cap() -> None:
     doc = rhwp_core.load(str(PAGED))
     cap = 1500

@@ -99,6 +99,9 @@ class PageResult(TypedDict):
     """This part of the page's text, as extract_text(pages=page) gives it."""
     pictures: list[PictureRef]
     """The pictures this part's HTML names, in order; their bytes are image content blocks."""
+    continues: int | None
+    """When the page holds no block of its own (it lies inside a long table that runs over it), the
+    page that block starts on, where the viewer shows it; else None."""
 
 
 class OutlineResult(TypedDict):
@@ -153,6 +156,19 @@ def _page_body(doc: Document, page: int) -> tuple[str, str]:
     match = _BODY.search(html)
     body = match.group(1) if match else html
     return body, doc.extract_text(pages=pages)
+
+
+def _continues(doc: Document, page: int) -> int | None:
+    """The page where the block that runs over ``page`` starts, when ``page`` has no block of its
+    own (a block belongs to the page it starts on: a table over ten pages shows on its first)."""
+    from rhwp_core.navigation import effective_pages
+
+    body, _ = doc._native.block_pages()
+    placed = effective_pages(p for _, p in body)
+    before = [p for p in placed if p is not None and p < page]
+    if not before or any(p == page for p in placed):
+        return None
+    return max(before)
 
 
 def _cut_points(text: str, parts: int, snap_to_tag: bool) -> list[int]:
@@ -236,6 +252,7 @@ def viewer_page(
         "html": html_part,
         "text": text_part,
         "pictures": pictures,
+        "continues": _continues(doc, current) if not text.strip() else None,
     }
     # The text block repeats the structured content (clients without it read that); the room kept
     # by ENVELOPE_CHARS covers the picture list of an ordinary page.
