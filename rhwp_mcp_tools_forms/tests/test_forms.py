@@ -274,3 +274,15 @@ def test_get_fields_over_the_stdio_server() -> None:
 
     payload = anyio.run(main)
     assert payload["total"] == 5 and payload["fields"][0]["name"] == "필드1"
+
+
+def test_the_pack_spells_out_the_cores_kinds_and_entry_shape() -> None:
+    """The pack repeats rhwp_core.forms' kinds and entry keys (its schema is built at import, before
+    the reader is loaded): held equal here."""
+    import typing
+
+    from rhwp_core.forms import ENTRY_KINDS, KIND_GROUPS, FormEntry
+
+    assert set(typing.get_args(pack.Kind)) == set(ENTRY_KINDS) | set(KIND_GROUPS)
+    assert list(pack.FormEntryOut.__annotations__) == list(FormEntry.__annotations__)
+    assert list(pack.CellAddress.__annotations__) == ["row", "col", "name"]
