@@ -1,7 +1,8 @@
 """rhwp-mcp-host: the plugin contract and the server of rhwp-mcp.
 
 What a pack imports from here is cheap (no fastmcp): the hook markers, ``FilePath``, the error
-type and the paging helpers. The server itself (``build_server``) is imported on first use.
+type, the paging helpers, and ``report_progress`` / ``checkpoint`` for long calls. The server itself
+(``build_server``) is imported on first use.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .paging import (
     split_string_field,
 )
 from .passwords import current_password
+from .progress import CallCancelled, checkpoint, is_cancelled, report_progress
 
 __version__ = "0.1.0"
 
@@ -46,6 +48,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "ERROR_CODES",
     "PROJECT_NAME",
+    "CallCancelled",
     "CallOutcome",
     "Deny",
     "FilePath",
@@ -61,6 +64,7 @@ __all__ = [
     "__version__",
     "build_server",
     "caller_source",
+    "checkpoint",
     "create_host",
     "current_max_chars",
     "current_max_image_chars",
@@ -68,10 +72,12 @@ __all__ = [
     "format_call",
     "hookimpl",
     "hookspec",
+    "is_cancelled",
     "normalize_path",
     "page_list",
     "page_text",
     "parameter_defaults",
+    "report_progress",
     "source_scheme",
     "split_string_field",
 ]

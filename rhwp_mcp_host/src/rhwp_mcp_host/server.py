@@ -10,13 +10,17 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 import pydantic
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from fastmcp import FastMCP
 from fastmcp.exceptions import NotFoundError
 from fastmcp.exceptions import ValidationError as FastMCPValidationError
@@ -27,7 +31,7 @@ from fastmcp.tools.base import ToolResult
 # Imported from where fastmcp itself imports it: mcp.types on 3.x, mcp_types on 4.x.
 from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
 
-from . import __version__, paging, passwords
+from . import __version__, paging, passwords, progress
 from .contract import (
     PATH_DESCRIPTION,
     CallOutcome,
@@ -83,6 +87,49 @@ def _text_size(result: Any) -> int:
 def _image_size(result: Any) -> int:
     """The base64 characters of a result's pictures (and any other binary content)."""
     return sum(len(getattr(block, "data", "") or "") for block in getattr(result, "content", []) or [])
+
+
+_Progress = tuple[float, float | None, str | None]
+_MAX_PENDING_PROGRESS = 32
+"""Notifications waiting for the event loop; beyond that a report is dropped, never waited for."""
+
+
+def _progress_token(fastmcp_context: Any) -> Any:
+    """The request's ``_meta.progressToken``, or None: fastmcp 4 lifts the raw ``_meta`` mapping,
+    fastmcp 3 (mcp 1.x) gives a model with ``progressToken``."""
+    if fastmcp_context is None:
+        return None
+    try:
+        meta = getattr(fastmcp_context.request_context, "meta", None)
+    except Exception:
+        return None
+    if isinstance(meta, Mapping):
+        return meta.get("progressToken", meta.get("progress_token"))
+    return getattr(meta, "progressToken", None)
+
+
+def _thread_sender(sending: MemoryObjectSendStream[_Progress]) -> Callable[[float, float | None, str | None], None]:
+    """What ``report_progress`` calls: queue a notification from the worker thread (a hop to the
+    event loop, never a wait for the client), or directly from the event loop's own thread."""
+    loop = anyio.lowlevel.current_token()
+    loop_thread = threading.get_ident()
+
+    def send(done: float, total: float | None, message: str | None) -> None:
+        if threading.get_ident() == loop_thread:
+            sending.send_nowait((done, total, message))
+        else:
+            anyio.from_thread.run_sync(sending.send_nowait, (done, total, message), token=loop)
+
+    return send
+
+
+async def _deliver_progress(fastmcp_context: Any, receiving: MemoryObjectReceiveStream[_Progress]) -> None:
+    async with receiving:
+        async for done, total, message in receiving:
+            try:
+                await fastmcp_context.report_progress(done, total, message)
+            except Exception as exc:
+                log.debug("a progress notification was not sent: %s", exc)
 
 
 class HostMiddleware(Middleware):
@@ -169,14 +216,27 @@ class HostMiddleware(Middleware):
                             message=context.message.model_copy(update={"arguments": dict(call.arguments)})
                         )
                         shown_token = _shown_as.set(shown)
+            cancelled = False
+            unwound: BaseException | None = None
             if payload is None:
+                state = progress._CallState()
                 try:
-                    result = await call_next(context)
+                    result = await self.call_watched(context, call_next, state)
+                except anyio.get_cancelled_exc_class() as exc:
+                    cancelled, unwound = True, exc
                 except (Exception, SystemExit) as exc:
                     # SystemExit too: a library that calls sys.exit() inside a tool (an argparse-style
                     # error path) would otherwise end the whole server with the reply never sent.
-                    payload = self.error_for(exc, name, spec.pack)
+                    if state.cancelled.is_set():
+                        cancelled = True  # most likely CallCancelled, from the tool's checkpoint()
+                    else:
+                        payload = self.error_for(exc, name, spec.pack)
                 else:
+                    cancelled = state.cancelled.is_set()
+                if cancelled:
+                    # The protocol answers a cancelled request with nothing: no error object either.
+                    log.info("%s: cancelled by the client after %.2f s", name, time.perf_counter() - call.started)
+                elif payload is None:
                     size = _text_size(result)
                     pictures = _image_size(result)
                     # A text tool's cut line comes on top of its page (max_chars counts content).
@@ -197,13 +257,24 @@ class HostMiddleware(Middleware):
                             "server with a larger --max-image-chars / RHWP_MCP_MAX_IMAGE_CHARS",
                         )
             outcome = CallOutcome(
-                ok=payload is None, elapsed=time.perf_counter() - call.started, error=payload, denied_by=denied_by
+                ok=payload is None and not cancelled,
+                elapsed=time.perf_counter() - call.started,
+                error=payload,
+                denied_by=denied_by,
             )
             try:
                 self.packs.call_each("rhwp_mcp_after_call", call=call, outcome=outcome)
             except Exception as exc:
                 culprit = getattr(exc, "rhwp_mcp_plugin", "?")
                 log.error("the after-call hook of %r raised (the call is unaffected)", culprit, exc_info=exc)
+            if unwound is not None:
+                raise unwound
+            if cancelled:
+                # Back on the SDK's own path: the request's cancelled scope ends it, unanswered.
+                await anyio.lowlevel.checkpoint_if_cancelled()
+                payload = error_payload(
+                    INTERNAL_ERROR, f"{name} was cancelled", "call it again if you still need its result"
+                )
             return _error_result(payload) if payload is not None else result
         finally:
             passwords._active.reset(password_token)
@@ -212,6 +283,47 @@ class HostMiddleware(Middleware):
             paging._cut_lines.reset(cut_token)
             if shown_token is not None:
                 _shown_as.reset(shown_token)
+
+    async def call_watched(self, context: Any, call_next: Any, state: progress._CallState) -> Any:
+        """``call_next`` with what :mod:`.progress` needs: the call's state in a context variable (the
+        worker thread sees a copy), a watcher that marks the call cancelled when the request's task is
+        cancelled (the SDK does that on ``notifications/cancelled``; the worker thread cannot be
+        interrupted, so the tool unwinds at its next ``checkpoint()``), and, when the client asked for
+        progress, a task that sends the notifications the tool hands over (before the result)."""
+        fastmcp_context = context.fastmcp_context
+        token = _progress_token(fastmcp_context)
+        finished = anyio.Event()
+        outcome: list[Any] = []
+        failure: list[BaseException] = []
+
+        async def watch() -> None:
+            try:
+                await finished.wait()
+            except anyio.get_cancelled_exc_class():
+                state.cancelled.set()
+                raise
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(watch)
+            sending: MemoryObjectSendStream[_Progress] | None = None
+            if token is not None:
+                sending, receiving = anyio.create_memory_object_stream[_Progress](_MAX_PENDING_PROGRESS)
+                tg.start_soon(_deliver_progress, fastmcp_context, receiving)
+                state.send = _thread_sender(sending)
+            active = progress._active.set(state)
+            try:
+                outcome.append(await call_next(context))
+            except (Exception, SystemExit) as exc:
+                # Raised after the task group (which would wrap it in an exception group).
+                failure.append(exc)
+            finally:
+                progress._active.reset(active)
+                finished.set()
+                if sending is not None:
+                    sending.close()  # the sender drains what is queued, then ends
+        if failure:
+            raise failure[0]
+        return outcome[0]
 
     @staticmethod
     def pending_sources(call: ToolCall) -> list[tuple[str, int | None, str, str]]:

@@ -1,0 +1,190 @@
+"""Progress notifications and cancellation of long calls (rhwp_mcp_host.progress), over real stdio.
+
+A pack with a slow tool (steps of a checkpoint, a progress report and a short sleep) is installed for
+a real server subprocess, driven by the official MCP SDK client.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import textwrap
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from _servers import command, cwd, is_error
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+import rhwp_mcp_host
+from rhwp_mcp_host import progress
+
+SLOW = '''
+import threading
+import time
+
+from rhwp_mcp_host import CallCancelled, checkpoint, hookimpl, report_progress
+
+RUNNING = []
+LOCK = threading.Lock()
+
+
+def slow(steps: int = 400, pause: float = 0.05) -> str:
+    """Take steps, each a checkpoint, a progress report and a pause."""
+    with LOCK:
+        RUNNING.append(1)
+    try:
+        for i in range(steps):
+            checkpoint()
+            report_progress(i + 1, steps, f"step {i + 1}")
+            time.sleep(pause)
+        return f"finished {steps}"
+    except CallCancelled:
+        print("slow: unwound by checkpoint()", flush=True)
+        raise
+    finally:
+        with LOCK:
+            RUNNING.pop()
+
+
+def running() -> int:
+    """How many slow calls are running now."""
+    return len(RUNNING)
+
+
+@hookimpl
+def rhwp_mcp_register_tools(register):
+    register(slow)
+    register(running)
+'''
+
+
+def _install(site: Path) -> None:
+    (site / "rhwp_fake_slow.py").write_text(textwrap.dedent(SLOW).lstrip(), encoding="utf-8")
+    info = site / "fake_slow-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-slow\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[rhwp.mcp_tools]\nslow = rhwp_fake_slow\n", encoding="utf-8")
+
+
+def _text(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if getattr(block, "text", None) is not None)
+
+
+@asynccontextmanager
+async def _session(site: Path, errlog: Any) -> AsyncIterator[ClientSession]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["RHWP_MCP_ENABLE"] = "slow"
+    for name in ("RHWP_MCP_DISABLE", "RHWP_MCP_TRACE", "RHWP_MCP_MAX_CHARS"):
+        env.pop(name, None)
+    cmd = command()
+    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=env, cwd=cwd())
+    async with stdio_client(params, errlog=errlog) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+def test_outside_a_call_both_are_no_ops() -> None:
+    rhwp_mcp_host.report_progress(1, 2, "nothing listens")
+    rhwp_mcp_host.checkpoint()
+    assert not rhwp_mcp_host.is_cancelled()
+
+
+def test_checkpoint_raises_once_the_call_is_cancelled() -> None:
+    sent: list[tuple[float, float | None, str | None]] = []
+    state = progress._CallState(send=lambda *a: sent.append(a))
+    token = progress._active.set(state)
+    try:
+        rhwp_mcp_host.checkpoint()
+        rhwp_mcp_host.report_progress(1, 3, "one")
+        state.cancelled.set()
+        assert rhwp_mcp_host.is_cancelled()
+        with pytest.raises(rhwp_mcp_host.CallCancelled):
+            rhwp_mcp_host.checkpoint()
+    finally:
+        progress._active.reset(token)
+    assert sent == [(1.0, 3.0, "one")]
+
+
+def test_report_progress_never_raises_into_the_tool() -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("the event loop is gone")
+
+    token = progress._active.set(progress._CallState(send=broken))
+    try:
+        rhwp_mcp_host.report_progress(1)
+    finally:
+        progress._active.reset(token)
+
+
+@pytest.mark.e2e
+def test_progress_reaches_a_client_that_asked_and_no_other(tmp_path: Path) -> None:
+    _install(tmp_path)
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append((done, total, message))
+
+    async def main() -> None:
+        with tempfile.TemporaryFile("w+") as errlog:
+            async with _session(tmp_path, errlog) as session:
+                result = await session.call_tool("slow", {"steps": 5, "pause": 0.01}, progress_callback=on_progress)
+                assert not is_error(result) and _text(result) == "finished 5"
+                with anyio.fail_after(5):
+                    while len(seen) < 5:
+                        await anyio.sleep(0.01)
+                plain = await session.call_tool("slow", {"steps": 5, "pause": 0.01})
+                assert not is_error(plain) and _text(plain) == "finished 5"
+
+    anyio.run(main)
+    assert seen == [(float(i), 5.0, f"step {i}") for i in range(1, 6)]
+
+
+@pytest.mark.e2e
+def test_a_cancelled_call_unwinds_at_its_next_checkpoint(tmp_path: Path) -> None:
+    _install(tmp_path)
+    # Uncancelled, the call would take 400 x 0.05 = 20 s.
+    timings: dict[str, float] = {}
+
+    async def main(errlog: Any) -> None:
+        async with _session(tmp_path, errlog) as session:
+            first = anyio.Event()
+
+            async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                first.set()
+
+            async with anyio.create_task_group() as tg:
+
+                async def call() -> None:
+                    await session.call_tool("slow", {}, progress_callback=on_progress)
+                    pytest.fail("the cancelled call returned")
+
+                tg.start_soon(call)
+                with anyio.fail_after(30):
+                    await first.wait()
+                started = time.monotonic()
+                tg.cancel_scope.cancel()  # the SDK sends notifications/cancelled
+            # The tool's thread is gone, not merely left running in the background.
+            with anyio.fail_after(10):
+                while json.loads(_text(await session.call_tool("running", {}))) != 0:
+                    await anyio.sleep(0.05)
+            timings["unwound"] = time.monotonic() - started
+            # And the server goes on serving, long calls included.
+            again = await session.call_tool("slow", {"steps": 3, "pause": 0.01})
+            assert not is_error(again) and _text(again) == "finished 3"
+
+    with tempfile.TemporaryFile("w+") as errlog:
+        anyio.run(main, errlog)
+        errlog.seek(0)
+        log = errlog.read()
+    assert timings["unwound"] < 2.0, timings
+    assert "unwound by checkpoint()" in log
+    assert "internal_error" not in log and "Traceback" not in log, log[-2000:]
