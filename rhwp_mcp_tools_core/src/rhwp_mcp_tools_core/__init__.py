@@ -3,6 +3,9 @@
 parse_hwp_summary (what is it), extract_text (all of its words), get_ir (its structure as
 JSON) and iter_blocks (its paragraphs, tables, pictures... one page at a time). Every tool
 reads through ``rhwp_core.load``, so a second call on an unchanged file does not parse again.
+
+Each tool reports its phases as progress (when the client asks for it) and stops between them
+when the client cancels the call: a native step already running (the parse) runs to its end.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from rhwp_mcp_host import (
     Pages,
     ToolFailure,
     caller_source,
+    checkpoint,
     current_max_chars,
     current_password,
     format_call,
@@ -27,6 +31,7 @@ from rhwp_mcp_host import (
     page_list,
     page_text,
     parameter_defaults,
+    report_progress,
 )
 
 from .parts import size as json_size
@@ -122,6 +127,12 @@ class IrDocument(TypedDict):
     section_range: NotRequired[list[int]]
 
 
+def _phase(step: int, steps: int, message: str) -> None:
+    """Start phase ``step`` of ``steps``: stop here if the client cancelled, else say so (if asked)."""
+    checkpoint()
+    report_progress(step, steps, message)
+
+
 def _load(path: str) -> Document:
     # Imported on first use: the server lists tools without loading the reader.
     import rhwp_core
@@ -143,9 +154,12 @@ def parse_hwp_summary(path: FilePath) -> Summary:
     (`pages="12-14"` on the text, view, block and chunk tools), or iter_blocks / chunks. A long outline
     keeps its upper levels (outline_truncated says so).
     """
+    _phase(0, 3, "reading the document")
     doc = _load(path)
+    _phase(1, 3, "summarising")
     summary: dict[str, Any] = doc.summary()
     summary["path"] = caller_source(path)
+    _phase(2, 3, "placing the outline")
     headings = [h.to_dict() for h in doc.outline()]
     # The deepest levels go first when the outline would not fit: chapters before sub-sections.
     budget = current_max_chars() - json_size(summary) - 200
@@ -189,7 +203,11 @@ def extract_text(
     giving the exact call for the next page. Prefer to_markdown when structure (headings, tables)
     matters, chunks for retrieval.
     """
-    text = _load(path).extract_text(include_furniture=include_furniture, pages=pages)
+    _phase(0, 3, "reading the document")
+    doc = _load(path)
+    _phase(1, 3, "extracting the text")
+    text = doc.extract_text(include_furniture=include_furniture, pages=pages)
+    _phase(2, 3, "cutting the page")
 
     def next_call(next_offset: int) -> str:
         return format_call(
@@ -222,7 +240,9 @@ def get_ir(
     error too_large; ask for a section range (first_section/last_section), or use iter_blocks,
     which pages blocks.
     """
+    _phase(0, 3, "reading the document")
     doc = _load(path)
+    _phase(1, 3, "building the IR")
     raw = doc.to_json()
     cap = current_max_chars()
     sections = doc.summary()["sections"]
@@ -237,6 +257,7 @@ def get_ir(
     # The whole document's JSON is already known: refuse before decoding it.
     if whole and len(raw) > cap:
         raise _too_large(path, doc, len(raw), cap, first_section)
+    _phase(2, 3, "decoding the IR")
     ir: dict[str, Any] = json.loads(raw)
     if not whole:
         wanted = range(first_section, last + 1)
@@ -246,6 +267,7 @@ def get_ir(
         size = json_size(ir)
         if size > cap:
             raise _too_large(path, doc, size, cap, first_section)
+    checkpoint()  # before the server turns megabytes of IR into the response
     return ir  # type: ignore[return-value]
 
 
@@ -303,8 +325,11 @@ def iter_blocks(
     part repeating the header row; a paragraph by characters): the page then says part, parts and
     the exact next call.
     """
+    _phase(0, 3, "reading the document")
     doc = _load(path)
+    _phase(1, 3, "listing the blocks")
     blocks = list(doc.iter_blocks(kind=kind, scope=scope, pages=pages))
+    _phase(2, 3, "cutting the page")
 
     def next_call(next_offset: int, next_part: int | None) -> str:
         return format_call(
