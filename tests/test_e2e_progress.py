@@ -6,15 +6,17 @@ longest document (the constitution commentary: 1.1 million characters).
 
 from __future__ import annotations
 
+import http.server
 import os
 import re
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio
 import pytest
@@ -153,5 +155,109 @@ def test_a_cancelled_call_ends_and_the_server_keeps_serving() -> None:
     calls = _traced(log, "get_ir")
     assert len(calls) == 1 + cancels and calls[0][1] == "ok", calls
     # Ended unanswered (the after-call hooks see ok=False with no error object), before the IR was done.
-    ended = [ms for ms, outcome in calls[1:] if outcome != "ok"]
+    ended = [ms for ms, outcome in calls[1:] if outcome == "cancelled"]
     assert ended and min(ended) < calls[0][0] / 2, calls
+
+
+class _SlowFiles(http.server.BaseHTTPRequestHandler):
+    """Serves the long document in 64 KiB pieces, 20 ms apart (a slow link), and notes how many
+    bytes went out before the reader hung up."""
+
+    sent: ClassVar[list[tuple[int, int]]] = []  # (bytes written, size) per request
+
+    def do_GET(self) -> None:
+        data = _document().read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        written = 0
+        try:
+            for start in range(0, len(data), 65536):
+                self.wfile.write(data[start : start + 65536])
+                self.wfile.flush()
+                written = min(len(data), start + 65536)
+                time.sleep(0.02)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        _SlowFiles.sent.append((written, len(data)))
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def slow_server() -> Iterator[str]:
+    _SlowFiles.sent = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowFiles)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/long.hwp"
+    server.shutdown()
+    server.server_close()
+
+
+FETCH = ["--fetch", "--fetch-allow-http", "--fetch-allow-private"]
+
+
+def test_a_download_reports_its_bytes_and_stops_when_cancelled(slow_server: str, tmp_path: Path) -> None:
+    """A URL source is downloaded inside the call: the client that asked sees the bytes come in, then
+    the tool's own phases, and the answer is the local file's; a cancelled download stops reading
+    (the server sees the connection close early) and the server goes on."""
+    seen: list[Progress] = []
+    cancelled_at: list[float] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append((done, total, message))
+
+    async def main(errlog: Any) -> None:
+        async with _session(errlog, *FETCH, "--store-dir", str(tmp_path), trace=True) as session:
+            local = await session.call_tool("parse_hwp_summary", {"path": str(_document())})
+            fetched = await session.call_tool("parse_hwp_summary", {"path": slow_server}, progress_callback=on_progress)
+            assert not _is_error(fetched), _text(fetched)[:300]
+            await _settle(seen, 5)
+            assert local.structured_content is not None and fetched.structured_content is not None
+            for key in ("format", "pages", "paragraphs", "tables", "outline"):
+                assert fetched.structured_content.get(key) == local.structured_content.get(key), key
+
+            # The same URL once more, cancelled at its first notification (a new download: the store
+            # keeps documents by content, not by URL).
+            first = anyio.Event()
+
+            async def on_first(done: float, total: float | None, message: str | None) -> None:
+                first.set()
+
+            async with anyio.create_task_group() as tg:
+
+                async def call() -> None:
+                    await session.call_tool("parse_hwp_summary", {"path": slow_server}, progress_callback=on_first)
+
+                tg.start_soon(call)
+                with anyio.fail_after(30):
+                    await first.wait()
+                cancelled_at.append(time.monotonic())
+                tg.cancel_scope.cancel()
+            again = await session.call_tool("parse_hwp_summary", {"path": str(_document())})
+            assert _text(again) == _text(local)
+
+    with tempfile.TemporaryFile("w+") as errlog:
+        anyio.run(main, errlog)
+        errlog.seek(0)
+        log = errlog.read()
+    assert "Traceback" not in log and "internal_error" not in log, log[-2000:]
+    downloads = [(d, m) for d, _, m in seen if m and m.startswith("downloading the document")]
+    assert len(downloads) >= 2, seen
+    assert [d for d, _ in downloads] == sorted({d for d, _ in downloads}), seen
+    assert seen.index((downloads[-1][0], None, downloads[-1][1])) < [m for _, _, m in seen].index(
+        "reading the document"
+    ), "the download's progress comes before the tool's phases"
+    # One token's progress only grows: the tool's phases count on from the download's bytes.
+    done = [d for d, _, _ in seen]
+    assert done == sorted(set(done)), seen
+    outcomes = [outcome for _, outcome in _traced(log, "parse_hwp_summary")]
+    assert outcomes == ["ok", "ok", "cancelled", "ok"], outcomes
+    deadline = time.monotonic() + 5
+    while len(_SlowFiles.sent) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (full, size), (partial, _) = _SlowFiles.sent
+    assert full == size
+    assert partial < size, "the cancelled download was read to its end"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import textwrap
 import time
@@ -82,8 +83,9 @@ async def _session(site: Path, errlog: Any) -> AsyncIterator[ClientSession]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["RHWP_MCP_ENABLE"] = "slow"
-    for name in ("RHWP_MCP_DISABLE", "RHWP_MCP_TRACE", "RHWP_MCP_MAX_CHARS"):
+    for name in ("RHWP_MCP_DISABLE", "RHWP_MCP_MAX_CHARS"):
         env.pop(name, None)
+    env["RHWP_MCP_TRACE"] = "1"  # the after-call hooks' view of each call, on stderr
     cmd = command()
     params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=env, cwd=cwd())
     async with stdio_client(params, errlog=errlog) as (read, write):
@@ -112,6 +114,41 @@ def test_checkpoint_raises_once_the_call_is_cancelled() -> None:
     finally:
         progress._active.reset(token)
     assert sent == [(1.0, 3.0, "one")]
+
+
+def test_one_calls_progress_only_grows_across_its_stages() -> None:
+    """A download's bytes, then the tool's phases from 0: the client sees one increasing count."""
+    sent: list[tuple[float, float | None, str | None]] = []
+    state = progress._CallState(send=lambda *a: sent.append(a))
+    token = progress._active.set(state)
+    try:
+        rhwp_mcp_host.report_progress(65536, None, "bytes")
+        rhwp_mcp_host.report_progress(65536, None, "standing still: not sent")
+        rhwp_mcp_host.report_progress(1000, None, "backwards: not sent")
+        rhwp_mcp_host.report_progress(131072, None, "bytes")
+        state.next_stage()
+        rhwp_mcp_host.report_progress(0, 2, "phase 0")
+        rhwp_mcp_host.report_progress(2, 2, "phase 2")
+    finally:
+        progress._active.reset(token)
+    assert sent == [
+        (65536.0, None, "bytes"),
+        (131072.0, None, "bytes"),
+        (131073.0, 131075.0, "phase 0"),
+        (131075.0, 131075.0, "phase 2"),
+    ]
+
+
+def test_a_first_stage_may_start_at_zero() -> None:
+    sent: list[tuple[float, float | None, str | None]] = []
+    state = progress._CallState(send=lambda *a: sent.append(a))
+    state.next_stage()  # nothing sent yet: no offset
+    token = progress._active.set(state)
+    try:
+        rhwp_mcp_host.report_progress(0, 3, "start")
+    finally:
+        progress._active.reset(token)
+    assert sent == [(0.0, 3.0, "start")]
 
 
 def test_report_progress_never_raises_into_the_tool() -> None:
@@ -187,4 +224,7 @@ def test_a_cancelled_call_unwinds_at_its_next_checkpoint(tmp_path: Path) -> None
         log = errlog.read()
     assert timings["unwound"] < 2.0, timings
     assert "unwound by checkpoint()" in log
+    # The after-call hooks saw the call end cancelled (not failed), the next one ok.
+    assert re.search(r"trace: done slow in [0-9.]+ ms: cancelled", log), log[-2000:]
+    assert re.search(r"trace: done slow in [0-9.]+ ms: ok", log), log[-2000:]
     assert "internal_error" not in log and "Traceback" not in log, log[-2000:]

@@ -281,6 +281,13 @@ def _serve(args: argparse.Namespace) -> int:
             host.server.run(transport="stdio", show_banner=False)
         except KeyboardInterrupt:
             pass
+        except BaseException as exc:
+            if not _client_left(exc):
+                raise
+            # The client closed our stdout while a call was being settled (the SDK answers a request
+            # it is shutting down with "connection closed", and writing that fails): the client is
+            # gone, which is how a stdio session ends; nothing to report, and nothing more to flush.
+            _silence_stdout()
         return 0
     flags = {name: getattr(args, name, None) for name in HTTP_VARIABLES if name != "auth_token"}
     settings = http_settings(
@@ -379,9 +386,22 @@ def _call(args: argparse.Namespace) -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         # `rhwp-mcp call ... | head`: the reader left; say nothing more, like other shell tools.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _silence_stdout()
     return 1 if is_error else 0
+
+
+def _client_left(exc: BaseException) -> bool:
+    """Whether ``exc`` is only the client having closed the pipe (alone or in exception groups)."""
+    inner = getattr(exc, "exceptions", None)
+    if inner is not None:
+        return bool(inner) and all(_client_left(e) for e in inner)
+    return isinstance(exc, (BrokenPipeError, ConnectionResetError))
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush cannot fail on a closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _log_to_stderr() -> None:

@@ -99,6 +99,8 @@ class CallOutcome:
     """The error object sent to the client when ``ok`` is False."""
     denied_by: str | None = None
     """The plugin whose before-call hook refused the call, if one did."""
+    cancelled: bool = False
+    """The client cancelled the call (or left): nothing was sent back, ``ok`` is False, no error."""
 
 
 class Register(Protocol):

@@ -93,7 +93,10 @@ class Tracer:
 
     @hookimpl(trylast=True)
     def rhwp_mcp_after_call(self, call: ToolCall, outcome: CallOutcome) -> None:
-        result = "ok" if outcome.ok else f"error {outcome.error.get('error') if outcome.error else '?'}"
+        if outcome.cancelled:
+            result = "cancelled"
+        else:
+            result = "ok" if outcome.ok else f"error {outcome.error.get('error') if outcome.error else '?'}"
         self.log(f"trace: done {call.tool} in {outcome.elapsed * 1000:.1f} ms: {result}")
 
 

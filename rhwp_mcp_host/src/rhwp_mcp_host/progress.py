@@ -42,6 +42,17 @@ class _CallState:
     cancelled: threading.Event = field(default_factory=threading.Event)
     send: Callable[[float, float | None, str | None], None] | None = None
     """Hands one notification to the event loop; None when the client gave no progress token."""
+    offset: float = 0.0
+    """Added to what the current stage reports: the protocol wants one token's progress to only grow,
+    and a call has stages that count on their own scales (a download's bytes, then the tool's phases)."""
+    last: float | None = None
+    """The last value sent, if any."""
+
+    def next_stage(self) -> None:
+        """What is reported from now on counts on from just past the last value sent (a stage
+        may start at 0)."""
+        if self.last is not None:
+            self.offset = self.last + 1
 
 
 _active: ContextVar[_CallState | None] = ContextVar("rhwp_mcp_call", default=None)
@@ -55,8 +66,12 @@ def report_progress(done: float, total: float | None = None, message: str | None
     state = _active.get()
     if state is None or state.send is None:
         return
+    shown = state.offset + float(done)
+    if state.last is not None and shown <= state.last:
+        return  # never backwards (or standing still): the client would be told nothing new
+    state.last = shown
     try:
-        state.send(float(done), None if total is None else float(total), message)
+        state.send(shown, None if total is None else state.offset + float(total), message)
     except Exception as exc:  # never into the tool: progress is a courtesy
         log.debug("a progress notification was not sent: %s", exc)
 

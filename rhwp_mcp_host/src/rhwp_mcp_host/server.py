@@ -12,7 +12,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,22 +206,30 @@ class HostMiddleware(Middleware):
                         f"report it to the pack's author, or disable it with --disable {denied_by}",
                     )
             result: Any = None
-            if payload is None and spec.path_arguments:
-                pending = self.pending_sources(call)
+            cancelled = False
+            unwound: BaseException | None = None
+            state = progress._CallState()
+
+            async def work() -> Any:
+                """Open the call's sources (a download can be long: it reports progress and stops
+                when cancelled, like the tool), then run the tool; None if a source failed."""
+                nonlocal context, payload, shown_token
+                pending = self.pending_sources(call) if spec.path_arguments else []
                 if pending:
                     shown: dict[str, str] = {}
                     payload = await anyio.to_thread.run_sync(self.open_sources, call, pending, shown)
-                    if payload is None:
-                        context = context.copy(
-                            message=context.message.model_copy(update={"arguments": dict(call.arguments)})
-                        )
-                        shown_token = _shown_as.set(shown)
-            cancelled = False
-            unwound: BaseException | None = None
+                    if payload is not None:
+                        return None
+                    context = context.copy(
+                        message=context.message.model_copy(update={"arguments": dict(call.arguments)})
+                    )
+                    shown_token = _shown_as.set(shown)
+                    state.next_stage()  # the tool's progress counts on from the download's
+                return await call_next(context)
+
             if payload is None:
-                state = progress._CallState()
                 try:
-                    result = await self.call_watched(context, call_next, state)
+                    result = await self.call_watched(context, work, state)
                 except anyio.get_cancelled_exc_class() as exc:
                     cancelled, unwound = True, exc
                 except (Exception, SystemExit) as exc:
@@ -234,6 +242,7 @@ class HostMiddleware(Middleware):
                 else:
                     cancelled = state.cancelled.is_set()
                 if cancelled:
+                    payload = None
                     # The protocol answers a cancelled request with nothing: no error object either.
                     log.info("%s: cancelled by the client after %.2f s", name, time.perf_counter() - call.started)
                 elif payload is None:
@@ -261,6 +270,7 @@ class HostMiddleware(Middleware):
                 elapsed=time.perf_counter() - call.started,
                 error=payload,
                 denied_by=denied_by,
+                cancelled=cancelled,
             )
             try:
                 self.packs.call_each("rhwp_mcp_after_call", call=call, outcome=outcome)
@@ -284,10 +294,11 @@ class HostMiddleware(Middleware):
             if shown_token is not None:
                 _shown_as.reset(shown_token)
 
-    async def call_watched(self, context: Any, call_next: Any, state: progress._CallState) -> Any:
-        """``call_next`` with what :mod:`.progress` needs: the call's state in a context variable (the
-        worker thread sees a copy), a watcher that marks the call cancelled when the request's task is
-        cancelled (the SDK does that on ``notifications/cancelled``; the worker thread cannot be
+    async def call_watched(self, context: Any, work: Callable[[], Awaitable[Any]], state: progress._CallState) -> Any:
+        """``work()`` (the call's sources, then the tool) with what :mod:`.progress` needs: the
+        call's state in a context variable (the worker thread sees a copy), a watcher that marks the
+        call cancelled when the request's task is cancelled (the SDK does that on
+        ``notifications/cancelled``, and when the client goes away; the worker thread cannot be
         interrupted, so the tool unwinds at its next ``checkpoint()``), and, when the client asked for
         progress, a task that sends the notifications the tool hands over (before the result)."""
         fastmcp_context = context.fastmcp_context
@@ -312,7 +323,7 @@ class HostMiddleware(Middleware):
                 state.send = _thread_sender(sending)
             active = progress._active.set(state)
             try:
-                outcome.append(await call_next(context))
+                outcome.append(await work())
             except (Exception, SystemExit) as exc:
                 # Raised after the task group (which would wrap it in an exception group).
                 failure.append(exc)
@@ -349,6 +360,8 @@ class HostMiddleware(Middleware):
         for name, index, value, scheme in pending:
             try:
                 answers = self.packs.call_each("rhwp_mcp_open_source", source=value, scheme=scheme, call=call)
+            except progress.CallCancelled:
+                raise  # a download stopped at the client's request: no error, the call ends unanswered
             except Exception as exc:
                 culprit = getattr(exc, "rhwp_mcp_plugin", "?")
                 payload = error_from_exception(exc, tool=call.tool, pack=culprit)

@@ -12,11 +12,14 @@ import base64
 import binascii
 import contextlib
 import re
+import time
+from collections.abc import Iterable, Iterator
 from urllib.parse import unquote_to_bytes
 
 from .contract import HostConfig, SourceSettings, ToolCall
 from .errors import INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
 from .hookspecs import hookimpl
+from .progress import checkpoint, report_progress
 from .store import DocumentStore
 
 _BASE64_JUNK = re.compile(rb"[\s]+")
@@ -24,6 +27,25 @@ _BASE64_JUNK = re.compile(rb"[\s]+")
 
 def _mb(n: int) -> str:
     return f"{n / (1024 * 1024):g} MB"
+
+
+_PROGRESS_EVERY = 0.25
+"""Seconds between two progress reports of a download (a chunk is at most 64 KiB)."""
+
+
+def _watched(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """A download's chunks, telling the client how many bytes have come (when it asked for progress)
+    and stopping between two chunks once it cancelled the call (the socket closes as we unwind)."""
+    received = 0
+    last = time.monotonic()
+    for chunk in chunks:
+        checkpoint()
+        received += len(chunk)
+        now = time.monotonic()
+        if now - last >= _PROGRESS_EVERY:
+            report_progress(received, None, f"downloading the document: {_mb(received)}")
+            last = now
+        yield chunk
 
 
 def decode_data_uri(uri: str, max_bytes: int) -> bytes:
@@ -110,7 +132,9 @@ class DocumentSources:
         )
         shown = url if len(url) <= 200 else url[:200] + "…"
         with contextlib.closing(fetch_chunks(url, policy)) as body:
-            stored = self.store.put_chunks(body, max_bytes=settings.fetch_max_bytes, what=f"the document at {shown}")
+            stored = self.store.put_chunks(
+                _watched(body), max_bytes=settings.fetch_max_bytes, what=f"the document at {shown}"
+            )
         return stored.path
 
 
