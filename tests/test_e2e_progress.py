@@ -99,6 +99,25 @@ def test_phases_reach_a_client_that_asked_and_the_result_is_the_same(tool: str, 
     assert all(total is not None and d <= total for d, total, _ in seen), seen
 
 
+async def _cancel_at_first_progress(session: ClientSession, tool: str, arguments: dict[str, Any]) -> None:
+    """Call ``tool`` asking for progress, and cancel it at its first notification (the SDK client
+    sends notifications/cancelled when the calling task is cancelled)."""
+    first = anyio.Event()
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        first.set()
+
+    async with anyio.create_task_group() as tg:
+
+        async def call() -> None:
+            await session.call_tool(tool, arguments, progress_callback=on_progress)
+
+        tg.start_soon(call)
+        with anyio.fail_after(60):
+            await first.wait()
+        tg.cancel_scope.cancel()
+
+
 def _traced(log: str, tool: str) -> list[tuple[float, str]]:
     """(milliseconds, outcome) of each traced call of ``tool``: the server's own clock."""
     found = re.findall(rf"trace: done {tool} in ([0-9.]+) ms: (.*)", log)
@@ -125,22 +144,7 @@ def test_a_cancelled_call_ends_and_the_server_keeps_serving() -> None:
             assert not _is_error(whole), _text(whole)[:300]
 
             for _ in range(cancels):
-                first = anyio.Event()
-
-                async def on_progress(
-                    done: float, total: float | None, message: str | None, first: Any = first
-                ) -> None:
-                    first.set()
-
-                async with anyio.create_task_group() as tg:
-
-                    async def call() -> None:
-                        await session.call_tool("get_ir", {"path": path}, progress_callback=on_progress)
-
-                    tg.start_soon(call)
-                    with anyio.fail_after(60):
-                        await first.wait()
-                    tg.cancel_scope.cancel()  # the SDK sends notifications/cancelled
+                await _cancel_at_first_progress(session, "get_ir", {"path": path})
                 started = time.monotonic()
                 again = await session.call_tool("parse_hwp_summary", {"path": path})
                 timings["next"] = max(timings.get("next", 0.0), time.monotonic() - started)
@@ -204,7 +208,6 @@ def test_a_download_reports_its_bytes_and_stops_when_cancelled(slow_server: str,
     the tool's own phases, and the answer is the local file's; a cancelled download stops reading
     (the server sees the connection close early) and the server goes on."""
     seen: list[Progress] = []
-    cancelled_at: list[float] = []
 
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         seen.append((done, total, message))
@@ -221,21 +224,7 @@ def test_a_download_reports_its_bytes_and_stops_when_cancelled(slow_server: str,
 
             # The same URL once more, cancelled at its first notification (a new download: the store
             # keeps documents by content, not by URL).
-            first = anyio.Event()
-
-            async def on_first(done: float, total: float | None, message: str | None) -> None:
-                first.set()
-
-            async with anyio.create_task_group() as tg:
-
-                async def call() -> None:
-                    await session.call_tool("parse_hwp_summary", {"path": slow_server}, progress_callback=on_first)
-
-                tg.start_soon(call)
-                with anyio.fail_after(30):
-                    await first.wait()
-                cancelled_at.append(time.monotonic())
-                tg.cancel_scope.cancel()
+            await _cancel_at_first_progress(session, "parse_hwp_summary", {"path": slow_server})
             again = await session.call_tool("parse_hwp_summary", {"path": str(_document())})
             assert _text(again) == _text(local)
 
