@@ -393,6 +393,57 @@ struct Decoded {
     carried_ends: Vec<usize>,
 }
 
+/// The run being built while PARA_TEXT is decoded: it ends at every change of character shape,
+/// link or tracked change.
+struct RunInProgress {
+    /// Where it starts in the paragraph's text (a byte offset).
+    start: usize,
+    format: super::doc_info::CharFormat,
+    link: Option<String>,
+    change: Option<TrackedChange>,
+    /// The paragraph's character count where the tracked change in force began.
+    deleted_from: u32,
+}
+
+impl RunInProgress {
+    /// Close the run: push it (if it holds text) and start the next where it ends. A deleted
+    /// stretch goes into the run only: it is cut from the text again, and the character count,
+    /// anchors and fields past it come back to where it began.
+    fn end(&mut self, d: &mut Decoded, chars: &mut u32) {
+        if d.text.len() > self.start {
+            let f = &self.format;
+            d.runs.push(Run {
+                text: d.text[self.start..].to_string(),
+                bold: f.bold,
+                italic: f.italic,
+                underline: f.underline,
+                strike: f.strike,
+                superscript: f.superscript,
+                subscript: f.subscript,
+                link: self.link.clone(),
+                change: self.change.clone(),
+            });
+        }
+        if self.change.as_ref().is_some_and(|c| c.kind == "deleted") {
+            let (at, from) = (self.start, self.deleted_from);
+            d.text.truncate(at);
+            *chars = from;
+            for a in d.anchors.iter_mut().filter(|a| a.0 > from) {
+                a.0 = from;
+            }
+            for f in d.fields.iter_mut() {
+                f.start_byte = f.start_byte.min(at);
+                f.field.start = f.field.start.min(from);
+                f.field.end = f.field.end.min(from);
+            }
+            for e in d.carried_ends.iter_mut() {
+                *e = (*e).min(at);
+            }
+        }
+        self.start = d.text.len();
+    }
+}
+
 /// The hyperlink target of a `%hlk` field's command string: up to the first
 /// unescaped `;`, with `\` escapes (`http\://`) removed.
 pub fn hyperlink_target(command: &str) -> Option<String> {
@@ -950,59 +1001,22 @@ impl<'a> Ctx<'a> {
             )
         });
         let mut next_boundary = boundaries.next();
-        let mut format = self.info.char_format(0);
-        let mut link: Option<String> = None;
         // Stack of open fields, those carried from earlier paragraphs at the bottom.
         let mut fields: Vec<Open> = vec![Open::Carried; carried];
-        let mut run_start = 0usize;
         let mut chars = 0u32;
         let mut ext_rank = 0usize;
         // The tracked change in force (`change`), and the paragraph's character count where a
         // deletion began: deleted text goes into runs only, so each deleted stretch is cut
         // from the text again and offsets past it come back to where it began.
-        let mut change: Option<TrackedChange> = None;
-        let mut change_at: Option<usize> = None;
-        let mut deleted_from = 0u32;
-        let mut next_change = usize::MAX;
-
-        let flush = |d: &mut Decoded,
-                     run_start: &mut usize,
-                     format: &super::doc_info::CharFormat,
-                     link: &Option<String>,
-                     change: &Option<TrackedChange>,
-                     chars: &mut u32,
-                     deleted_from: u32| {
-            if d.text.len() > *run_start {
-                d.runs.push(Run {
-                    text: d.text[*run_start..].to_string(),
-                    bold: format.bold,
-                    italic: format.italic,
-                    underline: format.underline,
-                    strike: format.strike,
-                    superscript: format.superscript,
-                    subscript: format.subscript,
-                    link: link.clone(),
-                    change: change.clone(),
-                });
-            }
-            if change.as_ref().is_some_and(|c| c.kind == "deleted") {
-                let at = *run_start;
-                d.text.truncate(at);
-                *chars = deleted_from;
-                for a in d.anchors.iter_mut().filter(|a| a.0 > deleted_from) {
-                    a.0 = deleted_from;
-                }
-                for f in d.fields.iter_mut() {
-                    f.start_byte = f.start_byte.min(at);
-                    f.field.start = f.field.start.min(deleted_from);
-                    f.field.end = f.field.end.min(deleted_from);
-                }
-                for e in d.carried_ends.iter_mut() {
-                    *e = (*e).min(at);
-                }
-            }
-            *run_start = d.text.len();
+        let mut run = RunInProgress {
+            start: 0,
+            format: self.info.char_format(0),
+            link: None,
+            change: None,
+            deleted_from: 0,
         };
+        let mut change_at: Option<usize> = None;
+        let mut next_change = usize::MAX;
 
         let mut k = 0usize;
         while k < n_units {
@@ -1012,17 +1026,9 @@ impl<'a> Ctx<'a> {
                     break;
                 }
                 let f = self.info.char_format(id);
-                if f != format {
-                    flush(
-                        &mut d,
-                        &mut run_start,
-                        &format,
-                        &link,
-                        &change,
-                        &mut chars,
-                        deleted_from,
-                    );
-                    format = f;
+                if f != run.format {
+                    run.end(&mut d, &mut chars);
+                    run.format = f;
                 }
                 next_boundary = boundaries.next();
             }
@@ -1037,18 +1043,10 @@ impl<'a> Ctx<'a> {
                 let at = now.map(|r| (r.id, r.deleted));
                 let id = at.map(|(id, deleted)| ((id as usize) << 1) | deleted as usize);
                 if id != change_at {
-                    flush(
-                        &mut d,
-                        &mut run_start,
-                        &format,
-                        &link,
-                        &change,
-                        &mut chars,
-                        deleted_from,
-                    );
+                    run.end(&mut d, &mut chars);
                     change_at = id;
-                    deleted_from = chars;
-                    change = at.map(|(id, deleted)| {
+                    run.deleted_from = chars;
+                    run.change = at.map(|(id, deleted)| {
                         let (time, author) = self.info.track_change(id);
                         TrackedChange {
                             kind: if deleted { "deleted" } else { "inserted" }.into(),
@@ -1123,16 +1121,8 @@ impl<'a> Ctx<'a> {
                         // Field end: closes the innermost open field (ending its link if any).
                         4 => match fields.pop() {
                             Some(Open::Link) => {
-                                flush(
-                                    &mut d,
-                                    &mut run_start,
-                                    &format,
-                                    &link,
-                                    &change,
-                                    &mut chars,
-                                    deleted_from,
-                                );
-                                link = None;
+                                run.end(&mut d, &mut chars);
+                                run.link = None;
                             }
                             Some(Open::Field(i)) => {
                                 let f = &mut d.fields[i];
@@ -1153,16 +1143,8 @@ impl<'a> Ctx<'a> {
                         let c = ctrls.get(ext_rank).copied();
                         let target = c.and_then(|c| self.field_link(c));
                         if target.is_some() {
-                            flush(
-                                &mut d,
-                                &mut run_start,
-                                &format,
-                                &link,
-                                &change,
-                                &mut chars,
-                                deleted_from,
-                            );
-                            link = target;
+                            run.end(&mut d, &mut chars);
+                            run.link = target;
                             fields.push(Open::Link);
                         } else if let Some(tf) =
                             c.and_then(|c| self.text_field(c, chars, d.text.len()))
@@ -1188,15 +1170,7 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        flush(
-            &mut d,
-            &mut run_start,
-            &format,
-            &link,
-            &change,
-            &mut chars,
-            deleted_from,
-        );
+        run.end(&mut d, &mut chars);
         // Fields still open run to the end of the paragraph (and on into the next ones).
         for f in d.fields.iter_mut().filter(|f| !f.closed) {
             f.field.end = chars;
