@@ -58,6 +58,9 @@ def test_resource_is_self_contained_html5(session: Any) -> None:
     (listed,) = [r for r in session.list_resources() if str(r.uri) == pack.VIEWER_URI]
     assert listed.mime_type == "text/html;profile=mcp-app"
     (content,) = session.read_resource(pack.VIEWER_URI)
+    # Its CSP wish, where hosts look for it (listed and read): nothing external, data: pictures.
+    for meta in (listed.meta, content.meta):
+        assert meta["ui"]["csp"] == {"resourceDomains": ["data:"]}
     html = content.text
     assert content.mime_type == "text/html;profile=mcp-app"
     assert html.lstrip().lower().startswith("<!doctype html>")

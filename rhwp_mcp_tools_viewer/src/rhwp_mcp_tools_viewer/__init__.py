@@ -53,6 +53,14 @@ WEB_PICTURES = frozenset({"image/png", "image/jpeg", "image/gif", "image/bmp", "
 """Formats every browser decodes itself, so they go as stored (no conversion, no Pillow). Others
 (TIFF, WMF/EMF, OLE) stay placeholders; get_image converts what can be converted."""
 
+VIEWER_RESOURCE_META: dict[str, Any] = {"ui": {"csp": {"resourceDomains": ["data:"]}}}
+"""The sandbox the viewer asks the host for: nothing from the network, and ``data:`` for the
+document's pictures (the only source of them). The MCP Apps default CSP allows ``data:`` pictures
+already, but a host may be stricter when nothing is declared (the MCP Inspector 2.12.0 then sets
+``img-src 'none'``). Hosts also add it to ``script-src`` and ``style-src``, next to the
+``'unsafe-inline'`` the viewer needs anyway, so scripts gain nothing they could not already do; and
+document HTML never carries script (the viewer rebuilds it from an allow-list)."""
+
 _APP_ONLY: dict[str, Any] = {"ui": {"resourceUri": VIEWER_URI, "visibility": ["app"]}}
 
 
@@ -358,4 +366,5 @@ def rhwp_mcp_register_resources(register: Any) -> None:
         name="rhwp document viewer",
         description="Shows an HWP/HWPX document page by page with its outline (MCP Apps).",
         mime_type=VIEWER_MIME,
+        meta=VIEWER_RESOURCE_META,
     )
