@@ -321,3 +321,7 @@ def _drive(page: Any, inspector: Inspector, server_url: str, path: Path, doc: An
     shot = outer.screenshot()
     stat = ImageStat.Stat(Image.open(io.BytesIO(shot)).convert("L"))
     assert stat.var[0] > 100, "the screenshot of the app in the Inspector is blank"
+    keep = os.environ.get("RHWP_VIEWER_SCREENSHOT")
+    if keep:
+        # The README's picture (docs/viewer-inspector.png): the whole Inspector window.
+        page.screenshot(path=keep)
