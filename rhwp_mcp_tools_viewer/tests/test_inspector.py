@@ -34,6 +34,7 @@ import subprocess
 import time
 import urllib.parse
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -209,16 +210,13 @@ def _messages(frame: Any, name: str, method: str) -> list[dict[str, Any]]:
     return found
 
 
-def test_the_viewer_in_the_inspectors_apps_tab(inspector: Inspector) -> None:
-    path = _corpus_rfp()
-    doc = rhwp_core.load(str(path))
-    outline = doc.outline()
-    # An entry well inside the document, so the jump is plain (and its button needs scrolling to).
-    entry = next(h for h in outline if h.page is not None and h.page > 10)
+@contextmanager
+def _inspector_page(inspector: Inspector, root: Path) -> Iterator[tuple[Any, str]]:
+    """A browser page for the Inspector's UI, and the URL of a real server reading under ``root``."""
     from playwright.sync_api import sync_playwright
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
-    with serve_http("--root", str(path.parents[1]), env=env) as server, sync_playwright() as p:
+    with serve_http("--root", str(root), env=env) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -232,15 +230,51 @@ def test_the_viewer_in_the_inspectors_apps_tab(inspector: Inspector) -> None:
                 ),
             )
             context.add_init_script(RECORDER % json.dumps(inspector.sandbox_origin))
-            page = context.new_page()
-            _drive(page, inspector, server + "/mcp", path, doc, entry)
+            yield context.new_page(), server + "/mcp"
         except Exception as error:
             pytest.fail(f"{type(error).__name__}: {error}\n{inspector.tail()}", pytrace=True)
         finally:
             browser.close()
 
 
-def _drive(page: Any, inspector: Inspector, server_url: str, path: Path, doc: Any, entry: Any) -> None:
+def test_the_viewer_in_the_inspectors_apps_tab(inspector: Inspector) -> None:
+    path = _corpus_rfp()
+    doc = rhwp_core.load(str(path))
+    outline = doc.outline()
+    # An entry well inside the document, so the jump is plain (and its button needs scrolling to).
+    entry = next(h for h in outline if h.page is not None and h.page > 10)
+    with _inspector_page(inspector, path.parents[1]) as (page, server_url):
+        _drive(page, inspector, server_url, path, doc, entry)
+
+
+def test_a_hostile_document_stays_text_in_the_inspector(inspector: Inspector, tmp_path: Path) -> None:
+    """Markup in a document's text (a script, event attributes, a javascript: link) is shown as
+    text in the Inspector's frames too, and nothing of it runs in the app, the sandbox or the UI."""
+    from test_browser import HOSTILE_JS
+    from test_viewer import hostile_document
+
+    path = hostile_document(tmp_path, HOSTILE_JS, link="javascript:window.__pwned=1")
+    with _inspector_page(inspector, tmp_path) as (page, server_url):
+        _outer, frame, proxy = _open_app(page, inspector, server_url, path)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=WAIT_MS)
+        paper = frame.locator("#paper")
+        page.wait_for_timeout(300)  # an onerror/onload would have fired by now
+        assert _squash(HOSTILE_JS) in _squash(paper.inner_text())
+        for where in (paper, proxy, page):
+            assert where.evaluate("() => typeof window.__pwned") == "undefined"
+        assert paper.locator("script, iframe, object, embed, svg").count() == 0
+        handlers = paper.evaluate(
+            "el => [el, ...el.querySelectorAll('*')].flatMap(n => [...n.attributes].map(a => a.name))"
+            ".filter(n => n.toLowerCase().startsWith('on'))"
+        )
+        assert handlers == []
+        hrefs = paper.evaluate("el => [...el.querySelectorAll('[href]')].map(n => n.getAttribute('href'))")
+        assert not [h for h in hrefs if not h.startswith("#")], hrefs
+
+
+def _open_app(page: Any, inspector: Inspector, server_url: str, path: Path) -> tuple[Any, Any, Any]:
+    """The Inspector's deep link for reviewing an App, then "Open App": the sandbox's iframe element,
+    the viewer's frame inside it, and the sandbox proxy's frame."""
     # The deep link of the Inspector's "Reviewing an MCP App" recipe: connects (autoConnect must be
     # its API token), switches to the Apps tab, selects the app's tool and fills in its arguments.
     app_args = base64.urlsafe_b64encode(json.dumps({"path": str(path)}).encode()).decode().rstrip("=")
@@ -256,12 +290,18 @@ def _drive(page: Any, inspector: Inspector, server_url: str, path: Path, doc: An
     page.goto(f"{inspector.url}/?{query}", timeout=WAIT_MS)
     page.locator('[data-testid="connection-status"][data-status="connected"]').wait_for(timeout=WAIT_MS)
     page.locator('[data-testid="open-app"]').click(timeout=WAIT_MS)  # the Inspector calls view_document
-    outer = page.locator(f'iframe[src="{inspector.sandbox_origin}/sandbox"]')
-    frame = page.frame_locator(f'iframe[src="{inspector.sandbox_origin}/sandbox"]').frame_locator("iframe")
+    sandbox = f'iframe[src="{inspector.sandbox_origin}/sandbox"]'
+    frame = page.frame_locator(sandbox).frame_locator("iframe")
+    frame.locator("body[data-ready]").wait_for(timeout=WAIT_MS)
+    proxy = next(f for f in page.frames if f.url.startswith(inspector.sandbox_origin))
+    return page.locator(sandbox), frame, proxy
+
+
+def _drive(page: Any, inspector: Inspector, server_url: str, path: Path, doc: Any, entry: Any) -> None:
+    outer, frame, proxy = _open_app(page, inspector, server_url, path)
 
     # Page 1, as the Inspector handed the tool's input and result to the app.
     frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=WAIT_MS)
-    proxy = next(f for f in page.frames if f.url.startswith(inspector.sandbox_origin))
     (tool_input,) = _messages(proxy, "__fromHost", "ui/notifications/tool-input")
     # The form's every field: path as the link filled it in, the optional ones empty (null).
     assert tool_input["params"]["arguments"]["path"] == str(path)
