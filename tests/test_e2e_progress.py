@@ -46,7 +46,7 @@ def _text(result: Any) -> str:
 @asynccontextmanager
 async def _session(errlog: Any, *args: str, trace: bool = False) -> AsyncIterator[ClientSession]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
-    env["RHWP_MCP_ENABLE"] = "core"
+    env["RHWP_MCP_ENABLE"] = "core,viewer"
     if trace:
         env["RHWP_MCP_TRACE"] = "1"
     params = StdioServerParameters(command=sys.executable, args=["-m", "rhwp_mcp_host", *args], env=env)
@@ -70,6 +70,7 @@ async def _settle(seen: list[Progress], count: int) -> None:
         ("get_ir", {"first_section": 0, "last_section": 0}),
         ("iter_blocks", {"limit": 5}),
         ("extract_text", {"max_chars": 2000}),
+        ("view_document", {"page": 3}),
     ],
 )
 def test_phases_reach_a_client_that_asked_and_the_result_is_the_same(tool: str, arguments: dict[str, Any]) -> None:
@@ -127,12 +128,13 @@ def _traced(log: str, tool: str) -> list[tuple[float, str]]:
 def test_a_cancelled_call_ends_and_the_server_keeps_serving() -> None:
     """Cancel get_ir of the whole document at its first progress notification: the next call is answered
     at once (well within the time the whole IR takes), with the right result, and the cancelled calls
-    end unanswered at their next checkpoint. (The IR takes half a second of the server's time here,
+    end unanswered at their next checkpoint. (The IR takes seconds of the server's time here,
     so a cancel may also lose the race and find the call done: its answer is then dropped by the
     client. rhwp_mcp_host/tests/test_progress.py times the unwinding itself on a slow tool.)"""
     path = str(_document())
     cancels = 5
     timings: dict[str, float] = {}
+    nexts: list[float] = []
 
     async def main(errlog: Any) -> None:
         async with _session(errlog, "--max-chars", "20000000", trace=True) as session:
@@ -147,7 +149,7 @@ def test_a_cancelled_call_ends_and_the_server_keeps_serving() -> None:
                 await _cancel_at_first_progress(session, "get_ir", {"path": path})
                 started = time.monotonic()
                 again = await session.call_tool("parse_hwp_summary", {"path": path})
-                timings["next"] = max(timings.get("next", 0.0), time.monotonic() - started)
+                nexts.append(time.monotonic() - started)
                 assert _text(again) == expected
 
     with tempfile.TemporaryFile("w+") as errlog:
@@ -155,7 +157,10 @@ def test_a_cancelled_call_ends_and_the_server_keeps_serving() -> None:
         errlog.seek(0)
         log = errlog.read()
     assert "Traceback" not in log and "internal_error" not in log, log[-2000:]
-    assert timings["next"] < timings["uncancelled"] / 4, timings
+    # Mostly answered at once; never after a whole get_ir. (A cancel that lands while the 20 MB IR is
+    # decoded waits for json.loads, which holds the GIL for about a second here.)
+    assert sorted(nexts)[len(nexts) // 2] < timings["uncancelled"] / 4, (nexts, timings)
+    assert max(nexts) < timings["uncancelled"] / 1.5, (nexts, timings)
     calls = _traced(log, "get_ir")
     assert len(calls) == 1 + cancels and calls[0][1] == "ok", calls
     # Ended unanswered (the after-call hooks see ok=False with no error object), before the IR was done.
@@ -243,7 +248,8 @@ def test_a_download_reports_its_bytes_and_stops_when_cancelled(slow_server: str,
     done = [d for d, _, _ in seen]
     assert done == sorted(set(done)), seen
     outcomes = [outcome for _, outcome in _traced(log, "parse_hwp_summary")]
-    assert outcomes == ["ok", "ok", "cancelled", "ok"], outcomes
+    # In any order: the cancelled download ends at its next read, maybe after the next call is done.
+    assert sorted(outcomes) == ["cancelled", "ok", "ok", "ok"], outcomes
     deadline = time.monotonic() + 5
     while len(_SlowFiles.sent) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)

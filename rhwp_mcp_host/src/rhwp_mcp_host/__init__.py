@@ -37,7 +37,7 @@ from .paging import (
     split_string_field,
 )
 from .passwords import current_password
-from .progress import CallCancelled, checkpoint, is_cancelled, report_progress
+from .progress import CallCancelled, checkpoint, is_cancelled, phase, report_progress
 
 __version__ = "0.1.0"
 
@@ -77,6 +77,7 @@ __all__ = [
     "page_list",
     "page_text",
     "parameter_defaults",
+    "phase",
     "report_progress",
     "source_scheme",
     "split_string_field",

@@ -85,10 +85,17 @@ def checkpoint() -> None:
         raise CallCancelled()
 
 
+def phase(step: int, steps: int, message: str) -> None:
+    """Start phase ``step`` (from 0) of ``steps`` of a long call: stop here if the client cancelled
+    (:func:`checkpoint`), else tell it which phase begins (:func:`report_progress`, if it asked)."""
+    checkpoint()
+    report_progress(step, steps, message)
+
+
 def is_cancelled() -> bool:
     """Whether the client cancelled the current call (for a tool that cleans up before unwinding)."""
     state = _active.get()
     return state is not None and state.cancelled.is_set()
 
 
-__all__ = ["CallCancelled", "checkpoint", "is_cancelled", "report_progress"]
+__all__ = ["CallCancelled", "checkpoint", "is_cancelled", "phase", "report_progress"]

@@ -31,7 +31,7 @@ from rhwp_mcp_host import (
     page_list,
     page_text,
     parameter_defaults,
-    report_progress,
+    phase,
 )
 
 from .parts import size as json_size
@@ -127,12 +127,6 @@ class IrDocument(TypedDict):
     section_range: NotRequired[list[int]]
 
 
-def _phase(step: int, steps: int, message: str) -> None:
-    """Start phase ``step`` of ``steps``: stop here if the client cancelled, else say so (if asked)."""
-    checkpoint()
-    report_progress(step, steps, message)
-
-
 def _load(path: str) -> Document:
     # Imported on first use: the server lists tools without loading the reader.
     import rhwp_core
@@ -154,12 +148,12 @@ def parse_hwp_summary(path: FilePath) -> Summary:
     (`pages="12-14"` on the text, view, block and chunk tools), or iter_blocks / chunks. A long outline
     keeps its upper levels (outline_truncated says so).
     """
-    _phase(0, 3, "reading the document")
+    phase(0, 3, "reading the document")
     doc = _load(path)
-    _phase(1, 3, "summarising")
+    phase(1, 3, "summarising")
     summary: dict[str, Any] = doc.summary()
     summary["path"] = caller_source(path)
-    _phase(2, 3, "placing the outline")
+    phase(2, 3, "placing the outline")
     headings = [h.to_dict() for h in doc.outline()]
     # The deepest levels go first when the outline would not fit: chapters before sub-sections.
     budget = current_max_chars() - json_size(summary) - 200
@@ -203,11 +197,11 @@ def extract_text(
     giving the exact call for the next page. Prefer to_markdown when structure (headings, tables)
     matters, chunks for retrieval.
     """
-    _phase(0, 3, "reading the document")
+    phase(0, 3, "reading the document")
     doc = _load(path)
-    _phase(1, 3, "extracting the text")
+    phase(1, 3, "extracting the text")
     text = doc.extract_text(include_furniture=include_furniture, pages=pages)
-    _phase(2, 3, "cutting the page")
+    phase(2, 3, "cutting the page")
 
     def next_call(next_offset: int) -> str:
         return format_call(
@@ -240,9 +234,9 @@ def get_ir(
     error too_large; ask for a section range (first_section/last_section), or use iter_blocks,
     which pages blocks.
     """
-    _phase(0, 3, "reading the document")
+    phase(0, 3, "reading the document")
     doc = _load(path)
-    _phase(1, 3, "building the IR")
+    phase(1, 3, "building the IR")
     raw = doc.to_json()
     cap = current_max_chars()
     sections = doc.summary()["sections"]
@@ -257,7 +251,7 @@ def get_ir(
     # The whole document's JSON is already known: refuse before decoding it.
     if whole and len(raw) > cap:
         raise _too_large(path, doc, len(raw), cap, first_section)
-    _phase(2, 3, "decoding the IR")
+    phase(2, 3, "decoding the IR")
     ir: dict[str, Any] = json.loads(raw)
     if not whole:
         wanted = range(first_section, last + 1)
@@ -325,11 +319,11 @@ def iter_blocks(
     part repeating the header row; a paragraph by characters): the page then says part, parts and
     the exact next call.
     """
-    _phase(0, 3, "reading the document")
+    phase(0, 3, "reading the document")
     doc = _load(path)
-    _phase(1, 3, "listing the blocks")
+    phase(1, 3, "listing the blocks")
     blocks = list(doc.iter_blocks(kind=kind, scope=scope, pages=pages))
-    _phase(2, 3, "cutting the page")
+    phase(2, 3, "cutting the page")
 
     def next_call(next_offset: int, next_part: int | None) -> str:
         return format_call(

@@ -35,6 +35,7 @@ from rhwp_mcp_host import (
     current_max_image_chars,
     current_password,
     hookimpl,
+    phase,
 )
 
 if TYPE_CHECKING:
@@ -201,10 +202,13 @@ def view_document(
     chat (hosts with MCP Apps), with its outline to jump around. Returns the title, the page count,
     the page opened, the outline (level, text, page) and the start of that page's text. The viewer
     tells you which page the person is looking at. To read the text yourself use extract_text."""
+    phase(0, 3, "reading the document")
     doc = _load(path)
     current = _check_page(doc, page)
     summary = doc.summary()
+    phase(1, 3, "placing the outline")
     outline = _outline(doc)
+    phase(2, 3, "laying out the page")
     _, text = _page_body(doc, current)
     result: ViewResult = {
         "source": caller_source(path),
@@ -233,8 +237,10 @@ def viewer_page(
 ) -> ToolResult:
     """One page for the viewer: its body HTML (escaped renderer) and its text, in parts when large,
     with the pictures that part shows as image content (a PageResult as structured content)."""
+    phase(0, 2, "reading the document")
     doc = _load(path)
     current = _check_page(doc, page)
+    phase(1, 2, "laying out the page")
     body, text = _page_body(doc, current)
     source = caller_source(path)
     room = current_max_chars() - ENVELOPE_CHARS - _json_size(source)
@@ -321,7 +327,9 @@ def viewer_outline(
     offset: Annotated[int, Field(ge=0, description="The first heading to return.")] = 0,
 ) -> OutlineResult:
     """The document's outline for the viewer: headings (level, text, page) from offset, as many as fit."""
+    phase(0, 2, "reading the document")
     doc = _load(path)
+    phase(1, 2, "placing the outline")
     outline = _outline(doc)
     if offset > len(outline):
         raise ToolFailure(
