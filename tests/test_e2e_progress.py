@@ -256,3 +256,35 @@ def test_a_download_reports_its_bytes_and_stops_when_cancelled(slow_server: str,
     (full, size), (partial, _) = _SlowFiles.sent
     assert full == size
     assert partial < size, "the cancelled download was read to its end"
+
+
+def test_progress_and_cancel_over_streamable_http() -> None:
+    """The same over the HTTP transport (a session, so the answer comes as an event stream that
+    carries the notifications first): phases reach the client that asked, a cancelled get_ir leaves
+    the session serving. (``--stateless`` answers plain JSON: no notifications there.)"""
+    from mcp.client.streamable_http import streamable_http_client
+    from rhwp_mcp_host.testing import serve_http
+
+    path = str(_document())
+    seen: list[Progress] = []
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
+    env["RHWP_MCP_ENABLE"] = "core"
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append((done, total, message))
+
+    async def main(url: str) -> None:
+        async with streamable_http_client(url + "/mcp") as streams:
+            async with ClientSession(streams[0], streams[1]) as session:
+                await session.initialize()
+                summary = await session.call_tool("parse_hwp_summary", {"path": path}, progress_callback=on_progress)
+                assert not _is_error(summary), _text(summary)[:300]
+                await _settle(seen, 3)
+                await _cancel_at_first_progress(session, "get_ir", {"path": path})
+                # Answered (the stdio test above times it: this one is about the transport).
+                again = await session.call_tool("parse_hwp_summary", {"path": path})
+                assert _text(again) == _text(summary)
+
+    with serve_http("--max-chars", "20000000", env=env) as url:
+        anyio.run(main, url)
+    assert [m for _, _, m in seen] == ["reading the document", "summarising", "placing the outline"], seen
