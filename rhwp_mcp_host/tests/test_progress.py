@@ -228,3 +228,77 @@ def test_a_cancelled_call_unwinds_at_its_next_checkpoint(tmp_path: Path) -> None
     assert re.search(r"trace: done slow in [0-9.]+ ms: cancelled", log), log[-2000:]
     assert re.search(r"trace: done slow in [0-9.]+ ms: ok", log), log[-2000:]
     assert "internal_error" not in log and "Traceback" not in log, log[-2000:]
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """One JSON-RPC request to a stateless server (its answer is plain JSON)."""
+    import urllib.request
+
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-06-18",
+        },
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        reply: dict[str, Any] = json.loads(answer.read())
+    return reply
+
+
+def _running(url: str) -> int:
+    reply = _post(
+        url, {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "running", "arguments": {}}}
+    )
+    return int(reply["result"]["content"][0]["text"])
+
+
+@pytest.mark.e2e
+def test_a_stateless_server_cancels_the_call_of_a_client_that_hung_up(tmp_path: Path) -> None:
+    """Stateless HTTP has no session to cancel in (notifications/cancelled has nothing to match) and
+    no way to resume a lost answer: a client that hangs up is taken to cancel its call, which unwinds
+    at its next checkpoint; the server goes on answering."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from rhwp_mcp_host.testing import serve_http
+
+    _install(tmp_path)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["RHWP_MCP_ENABLE"] = "slow"
+    env.pop("RHWP_MCP_DISABLE", None)
+    with serve_http("--stateless", env=env) as base:
+        url = base + "/mcp"
+        where = urlsplit(base)
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "slow", "arguments": {}}}
+        ).encode()
+        head = (
+            f"POST /mcp HTTP/1.1\r\nHost: {where.netloc}\r\nContent-Type: application/json\r\n"
+            "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        with socket.create_connection((where.hostname, where.port)) as client:
+            client.sendall(head + body)
+            deadline = time.monotonic() + 10
+            while _running(url) != 1:
+                assert time.monotonic() < deadline, "the slow call did not start"
+                time.sleep(0.05)
+        hung_up = time.monotonic()  # the socket is closed: the client is gone
+        while _running(url) != 0:
+            # Uncancelled, the call would run for 400 x 0.05 = 20 s.
+            assert time.monotonic() - hung_up < 3, "the call of the client that hung up is still running"
+            time.sleep(0.05)
+        again = _post(
+            url,
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "slow", "arguments": {"steps": 3, "pause": 0.01}},
+            },
+        )
+        assert again["result"]["content"][0]["text"] == "finished 3"

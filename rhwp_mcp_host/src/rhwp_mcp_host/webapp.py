@@ -177,10 +177,13 @@ class ServiceApp:
     """The outermost ASGI layer: health first, then the body bound, then FastMCP's app (guard,
     auth, routes). Lifespan events pass straight through to FastMCP's app."""
 
-    def __init__(self, inner: ASGIApp, *, tools: int, mcp_body_limit: int) -> None:
+    def __init__(self, inner: ASGIApp, *, tools: int, mcp_body_limit: int, cancel_on_hang_up: bool = False) -> None:
         self.inner = inner
         self.health = json.dumps({"status": "ok", "tools": tools}).encode()
         self.mcp_body_limit = mcp_body_limit
+        self.cancel_on_hang_up = cancel_on_hang_up
+        """Stateless mode: a client that hangs up before its answer cancels the call (see
+        :func:`_cancelled_on_hang_up`)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -218,7 +221,11 @@ class ServiceApp:
             body.append(chunk)
             if not message.get("more_body", False):
                 break
-        replay: list[Message] = [{"type": "http.request", "body": b"".join(body), "more_body": False}]
+        request: Message = {"type": "http.request", "body": b"".join(body), "more_body": False}
+        if self.cancel_on_hang_up:
+            await _cancelled_on_hang_up(self.inner, scope, request, receive, send)
+            return
+        replay = [request]
 
         async def replaying() -> Message:
             return replay.pop() if replay else await receive()
@@ -234,6 +241,44 @@ class ServiceApp:
             "pass large documents by upload (POST /documents) and call with the doc: handle it returns",
         )
         await response(scope, receive, send)
+
+
+async def _cancelled_on_hang_up(app: ASGIApp, scope: Scope, request: Message, receive: Receive, send: Send) -> None:
+    """Run ``app`` on a request whose body has been read (``request`` replays it), and cancel it if
+    the client hangs up before the answer is complete: the tool then stops at its next checkpoint.
+
+    Only for a stateless server. There no one can ever receive a lost answer (no session to resume,
+    a plain JSON response), and no notifications/cancelled can reach a call (nothing to correlate it
+    with), so the hang-up is the client's only way to say it no longer waits. (With sessions the
+    protocol asks servers not to take a dropped stream for a cancel: it may be resumed.)"""
+    gone = anyio.Event()
+    answered = False
+    replay = [request]
+
+    async def app_receive() -> Message:
+        if replay:
+            return replay.pop()
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def app_send(message: Message) -> None:
+        nonlocal answered
+        if message["type"] == "http.response.body" and not message.get("more_body", False):
+            answered = True
+        await send(message)
+
+    async with anyio.create_task_group() as tg:
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            if not answered:
+                tg.cancel_scope.cancel()
+
+        tg.start_soon(watch)
+        await app(scope, app_receive, app_send)
+        tg.cancel_scope.cancel()  # answered: stop watching
 
 
 def build_app(host: Host, settings: HttpSettings) -> ServiceApp:
@@ -253,7 +298,7 @@ def build_app(host: Host, settings: HttpSettings) -> ServiceApp:
     )
     # A data: URI of the largest allowed document is 4/3 of it in base64, plus the JSON around it.
     mcp_body_limit = host.config.sources.upload_max_bytes * 4 // 3 + MiB
-    return ServiceApp(inner, tools=host.tool_count, mcp_body_limit=mcp_body_limit)
+    return ServiceApp(inner, tools=host.tool_count, mcp_body_limit=mcp_body_limit, cancel_on_hang_up=settings.stateless)
 
 
 __all__ = [
