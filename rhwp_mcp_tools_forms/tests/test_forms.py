@@ -218,7 +218,23 @@ def test_hwpx_click_here_fields_all_listed(corpus_dir: Path) -> None:
         got = rhwp_core.parse(path).form_entries()
         listed = sorted({(e["name"] or "") for e in got if e["kind"] == "click_here"})
         assert set(names) <= set(listed) | {""}, path.name
-        assert sum(e["kind"] == "click_here" for e in got) >= len(begins), path.name
+        # One entry per field, a field over several paragraphs included.
+        assert sum(e["kind"] == "click_here" for e in got) == len(begins), path.name
+
+
+def test_a_field_over_several_paragraphs_is_one_entry(corpus_dir: Path) -> None:
+    """Listed once, its value the text of every paragraph it covers (line breaks between), in
+    both formats: HWP 5.0 (the fixture's multi-line field) and HWPX (a press release whose body
+    is one click-here field over six paragraphs)."""
+    (multi,) = entries("hwplib-getting_clickhere_text.hwp", name="멀티라인누름틀")
+    assert multi["value"] == "여러줄 문자열1\n여러줄 문자열2\n여러줄 문자열3   "
+    doc = rhwp_core.parse(corpus_dir / "hwpx" / "hwpxlib-mot.hwpx")
+    (body,) = [e for e in doc.form_entries() if e["name"] == "본문"]
+    lines = body["value"].split("\n")
+    assert len(lines) == 6, lines
+    text = doc.extract_text()
+    assert body["text_offset"] is not None and text[body["text_offset"] :].startswith(lines[0])
+    assert all(line in text for line in lines)
 
 
 # -- the tool: filters, pages, paging, errors ---------------------------------------------------

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from typing_extensions import TypedDict
 
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from .document import Document
     from .ir import Block, Furniture
 
-FIELD_KINDS: tuple[str, ...] = (
+FieldKind = Literal[
     "click_here",
     "date",
     "page_number",
@@ -48,36 +48,16 @@ FIELD_KINDS: tuple[str, ...] = (
     "user_info",
     "file_path",
     "other",
-)
-CONTROL_KINDS: tuple[str, ...] = ("checkbox", "radio", "combo_box", "list_box", "edit", "button", "scroll_bar")
-ENTRY_KINDS: tuple[str, ...] = (*FIELD_KINDS, "cell", *CONTROL_KINDS, "memo")
-"""Every ``kind`` an entry may have."""
+]
+ControlKind = Literal["checkbox", "radio", "combo_box", "list_box", "edit", "button", "scroll_bar"]
+EntryKind = Literal[FieldKind, "cell", ControlKind, "memo"]
+"""Every ``kind`` an entry may have (the literals nest: ``get_args`` gives them flat)."""
+
+FIELD_KINDS: tuple[str, ...] = get_args(FieldKind)
+CONTROL_KINDS: tuple[str, ...] = get_args(ControlKind)
+ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
 KIND_GROUPS: dict[str, tuple[str, ...]] = {"field": FIELD_KINDS, "form_control": CONTROL_KINDS}
 """Filter names that stand for several kinds."""
-
-EntryKind = Literal[
-    "click_here",
-    "date",
-    "page_number",
-    "cross_reference",
-    "mail_merge",
-    "formula",
-    "bookmark",
-    "table_of_contents",
-    "summary",
-    "user_info",
-    "file_path",
-    "other",
-    "cell",
-    "checkbox",
-    "radio",
-    "combo_box",
-    "list_box",
-    "edit",
-    "button",
-    "scroll_bar",
-    "memo",
-]
 
 
 class CellAddress(TypedDict):
@@ -203,6 +183,8 @@ class _Walk:
         if at is not None and marker:
             at += len(marker) + 1  # the text starts after the number and its space
         for f in p.fields:
+            if f.continued and self.go_on(f.kind, f.name, f.value):
+                continue
             self.out.append(
                 _entry(
                     f.kind,
@@ -217,6 +199,15 @@ class _Walk:
                     cell=self.cell,
                 )
             )
+
+    def go_on(self, kind: str, name: str | None, value: str) -> bool:
+        """A later part of a field over several paragraphs: joined to the entry of its first part
+        (the last one of its kind and name so far), after a line break. False if there is none."""
+        for entry in reversed(self.out):
+            if entry["kind"] == kind and entry["name"] == name and entry["scope"] == self.scope:
+                entry["value"] = f"{entry['value'] or ''}\n{value}"
+                return True
+        return False
 
     def table_cell(self, cell: TableCell, table: Table) -> None:
         outer = self.cell
@@ -278,17 +269,14 @@ def form_entries(doc: Document) -> list[FormEntry]:
     places = doc.places(include_furniture=any(f.kind != "memo" for f, _ in furniture))
     out: list[FormEntry] = []
     by_paragraph: dict[tuple[int, int], list[tuple[int, int | None, str]]] = {}
+    # Every walk adds to the one list: a field over several paragraphs goes on across blocks.
     for index, (block, place) in enumerate(zip(body, places, strict=False)):
         where = (block.provenance.section, block.provenance.paragraph)
         by_paragraph.setdefault(where, []).append((index, place.text_offset, place.text))
-        walk = _Walk(index, place.text_offset, place.page)
-        walk.visit(block)
-        out.extend(walk.out)
+        _Walk(index, place.text_offset, place.page, out=out).visit(block)
     for index, ((item, block), place) in enumerate(zip(furniture, places[len(body) :], strict=False)):
         if item.kind != "memo":
-            walk = _Walk(index, place.text_offset, place.page, scope="furniture")
-            walk.visit(block)
-            out.extend(walk.out)
+            _Walk(index, place.text_offset, place.page, scope="furniture", out=out).visit(block)
     out.extend(_memo(f, by_paragraph) for f in ir.furniture if f.kind == "memo")
     return out
 
@@ -316,7 +304,9 @@ __all__ = [
     "FIELD_KINDS",
     "KIND_GROUPS",
     "CellAddress",
+    "ControlKind",
     "EntryKind",
+    "FieldKind",
     "FormEntry",
     "form_entries",
     "select",

@@ -171,6 +171,11 @@ class FieldRange(_Model):
         "shown in place of an empty click-here field).",
     )
     end: U32 = Field(default=0, description="One past the field's last character in the paragraph's `text`.")
+    continued: bool = Field(
+        default=False,
+        description="The field began in an earlier paragraph: a field over several paragraphs is listed in each, "
+        "over the part that paragraph holds (`value` is that part); set in all but the first.",
+    )
 
 
 class ListMarker(_Model):

@@ -49,7 +49,8 @@ pub(crate) fn empty_field_shown(name: Option<&str>, guide: Option<&str>) -> Opti
 pub(crate) fn show_empty_fields(p: &mut Paragraph) {
     for i in 0..p.fields.len() {
         let field = &p.fields[i];
-        if field.kind != "click_here" {
+        // (The part of a field in a later paragraph is never its blank: the field began earlier.)
+        if field.kind != "click_here" || field.continued {
             continue;
         }
         let guide = field.guide.as_deref().map(str::trim).unwrap_or("");
@@ -147,6 +148,7 @@ mod tests {
             value: value.into(),
             start: at,
             end: at + value.chars().count() as u32,
+            continued: false,
         }
     }
 

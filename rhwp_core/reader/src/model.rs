@@ -125,6 +125,10 @@ pub struct Field {
     /// (`[name: guide]`, see `Document::show_empty_fields`).
     pub start: u32,
     pub end: u32,
+    /// The field began in an earlier paragraph: a field over several paragraphs is listed in
+    /// each, over the part that paragraph holds (`value` is that part), this flag set in all
+    /// but the first (the form listing joins the parts).
+    pub continued: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

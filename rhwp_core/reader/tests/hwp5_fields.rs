@@ -177,10 +177,24 @@ fn a_field_spanning_paragraphs_holds_their_text() {
     let doc = read_doc(&[s]);
     let ps = paragraphs(&doc.sections[0].blocks);
     assert_eq!(ps.len(), 3);
-    let f = &ps[0].fields[0];
-    assert_eq!((f.start, f.end), (2, 4));
-    assert_eq!(f.value, "하나\n둘\n셋");
-    assert!(ps[1].fields.is_empty() && ps[2].fields.is_empty());
+    // Listed in each paragraph over the part it holds; the later parts marked continued.
+    let parts: Vec<(&str, u32, u32, bool)> = ps
+        .iter()
+        .flat_map(|p| &p.fields)
+        .map(|f| (f.value.as_str(), f.start, f.end, f.continued))
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            ("하나", 2, 4, false),
+            ("둘", 0, 1, true),
+            ("셋", 0, 1, true)
+        ]
+    );
+    assert!(ps
+        .iter()
+        .flat_map(|p| &p.fields)
+        .all(|f| f.name.as_deref() == Some("긴") && f.guide.as_deref() == Some(GUIDE)));
 }
 
 fn form_object(type_id: &[u8; 4], props: &str) -> Vec<u8> {
@@ -464,6 +478,26 @@ fn named_values(fields: &[Field]) -> Vec<(&str, &str, &str)> {
         .collect()
 }
 
+/// (kind, name, value) of each field, the parts of a field over several paragraphs joined
+/// with line breaks (as the form listing shows it).
+fn joined_values(fields: &[Field]) -> Vec<(&str, &str, String)> {
+    let mut out: Vec<(&str, &str, String)> = Vec::new();
+    for f in fields {
+        match out.last_mut() {
+            Some(last) if f.continued => {
+                last.2.push('\n');
+                last.2.push_str(&f.value);
+            }
+            _ => out.push((
+                f.kind.as_str(),
+                f.name.as_deref().unwrap_or(""),
+                f.value.clone(),
+            )),
+        }
+    }
+    out
+}
+
 #[test]
 fn corpus_click_here_fields() {
     let Some(doc) = corpus("hwplib-getting_clickhere_text.hwp") else {
@@ -473,17 +507,17 @@ fn corpus_click_here_fields() {
     assert!(fields
         .iter()
         .all(|f| f.guide.as_deref() == Some(GUIDE) && f.editable));
-    let got = named_values(&fields);
+    let got = joined_values(&fields);
     assert_eq!(
         &got[..4],
         &[
-            ("click_here", "필드1", "테스트 누름틀"),
-            ("click_here", "필드2", "1234567"),
-            ("click_here", "Table필드1", "테이블안"),
+            ("click_here", "필드1", "테스트 누름틀".to_string()),
+            ("click_here", "필드2", "1234567".to_string()),
+            ("click_here", "Table필드1", "테이블안".to_string()),
             (
                 "click_here",
                 "멀티라인누름틀",
-                "여러줄 문자열1\n여러줄 문자열2\n여러줄 문자열3   "
+                "여러줄 문자열1\n여러줄 문자열2\n여러줄 문자열3   ".to_string()
             ),
         ]
     );
@@ -512,12 +546,12 @@ fn corpus_click_here_fields() {
         return;
     };
     let fields = all_fields(&doc);
-    let got = named_values(&fields)
+    let got = joined_values(&fields)
         .into_iter()
         .map(|(_, n, v)| (n, v))
         .collect::<Vec<_>>();
-    assert_eq!(got[0], ("필드A", "우리집"));
-    assert_eq!(got[1], ("필드A", "강아지 \n복실강아지"));
+    assert_eq!(got[0], ("필드A", "우리집".to_string()));
+    assert_eq!(got[1], ("필드A", "강아지 \n복실강아지".to_string()));
     assert_eq!(got.len(), 5);
 }
 

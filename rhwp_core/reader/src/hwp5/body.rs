@@ -724,7 +724,7 @@ impl<'a> Ctx<'a> {
             &changes,
         );
         if carried > 0 {
-            self.continue_fields(carried, &decoded, out);
+            self.continue_fields(carried, &mut decoded, out);
         }
 
         // Pages from the line layout of section-level paragraphs.
@@ -881,23 +881,39 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// Fields open since earlier paragraphs of this list take this paragraph's text into their
-    /// value (after a line break), up to where each ends; the ones ending here are closed.
-    fn continue_fields(&mut self, carried: usize, decoded: &Decoded, out: &mut [Block]) {
+    /// Fields open since earlier paragraphs of this list go on in this paragraph, up to where
+    /// each ends (the ones ending here are closed): each is listed here too, over the part this
+    /// paragraph holds, marked `continued` (a memo's anchor takes the text after a line break).
+    fn continue_fields(&mut self, carried: usize, decoded: &mut Decoded, out: &[Block]) {
         let n = self.open_fields.len();
+        let mut pieces = Vec::new();
         for j in 0..carried {
-            let piece = match decoded.carried_ends.get(j) {
-                Some(&end) => &decoded.text[..end],
-                None => decoded.text.as_str(),
-            };
+            let end = decoded
+                .carried_ends
+                .get(j)
+                .copied()
+                .unwrap_or(decoded.text.len());
+            let piece = &decoded.text[..end];
             let open = &self.open_fields[n - 1 - j];
-            if let Some((block, k)) = open.field {
-                if let Some(Block::Paragraph(p)) = out.get_mut(block) {
-                    if let Some(f) = p.fields.get_mut(k) {
-                        f.value.push('\n');
-                        f.value.push_str(piece);
-                    }
-                }
+            let opener = open.field.and_then(|(block, k)| match out.get(block) {
+                Some(Block::Paragraph(p)) => p.fields.get(k),
+                _ => None,
+            });
+            // (An empty piece is where the field ends, at this paragraph's start: nothing of it here.)
+            if let (Some(opener), false) = (opener, piece.is_empty()) {
+                pieces.push(TextField {
+                    field: Field {
+                        value: piece.to_string(),
+                        start: 0,
+                        end: piece.chars().count() as u32,
+                        continued: true,
+                        ..opener.clone()
+                    },
+                    start_byte: 0,
+                    memo: None,
+                    memo_only: false,
+                    closed: true,
+                });
             }
             if let Some(m) = open.memo {
                 if let Some(a) = self.memos.anchors.get_mut(m) {
@@ -906,6 +922,10 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        // Outermost first, before the fields that start in this paragraph (text order).
+        pieces.reverse();
+        pieces.append(&mut decoded.fields);
+        decoded.fields = pieces;
         let closed = decoded.carried_ends.len().min(carried);
         self.open_fields.truncate(n - closed);
     }
@@ -1223,6 +1243,7 @@ impl<'a> Ctx<'a> {
                 value: String::new(),
                 start: chars,
                 end: chars,
+                continued: false,
             },
             start_byte: byte,
             memo,

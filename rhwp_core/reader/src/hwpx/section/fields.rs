@@ -12,7 +12,7 @@
 //!   guide, the `Direction` parameter). A click-here field 한글 has never filled in
 //!   (`dirty="0"`) holds its guide as text: it is read as empty (the guide is shown in
 //!   its place by a later pass). A field running over several paragraphs is listed in
-//!   each, over the part of it that paragraph holds.
+//!   each, over the part of it that paragraph holds, `continued` in all but the first.
 //!
 //! `bookmark` is a point bookmark (a field of kind bookmark with no text).
 //!
@@ -224,6 +224,7 @@ impl Parser<'_> {
             value: String::new(),
             start,
             end: start,
+            continued: false,
         };
         p.open_fields.push(OpenField {
             id,
@@ -282,6 +283,7 @@ impl Parser<'_> {
                 let mut field = open.field.clone();
                 field.value = value.to_string();
                 field.end = p.chars;
+                field.continued = open.continued;
                 p.fields.push(field);
             }
             open.continued = true;
@@ -355,6 +357,7 @@ fn end_field(p: &mut ParaBuilder, open: OpenField) -> Option<Furniture> {
         return Some(finish_memo(*memo, Some((value, p.chars, continued))));
     }
     field.end = p.chars;
+    field.continued = continued;
     // A click-here field never filled in holds its guide (in the guide's colour).
     let placeholder = field.kind == "click_here"
         && !dirty
