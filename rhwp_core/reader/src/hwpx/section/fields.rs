@@ -93,6 +93,9 @@ pub(super) struct OpenField {
     start_byte: usize,
     /// Begun in an earlier paragraph.
     continued: bool,
+    /// A part of it is listed in an earlier paragraph (its first part may be empty, not listed):
+    /// the later parts are then `continued` in the model.
+    listed: bool,
     memo: Option<Box<Memo>>,
 }
 
@@ -232,6 +235,7 @@ impl Parser<'_> {
             dirty,
             start_byte: p.text.len(),
             continued: false,
+            listed: false,
             memo,
         });
     }
@@ -283,8 +287,9 @@ impl Parser<'_> {
                 let mut field = open.field.clone();
                 field.value = value.to_string();
                 field.end = p.chars;
-                field.continued = open.continued;
+                field.continued = open.listed;
                 p.fields.push(field);
+                open.listed = true;
             }
             open.continued = true;
             open.start_byte = 0;
@@ -349,6 +354,7 @@ fn end_field(p: &mut ParaBuilder, open: OpenField) -> Option<Furniture> {
         dirty,
         start_byte,
         continued,
+        listed,
         memo,
         ..
     } = open;
@@ -357,7 +363,7 @@ fn end_field(p: &mut ParaBuilder, open: OpenField) -> Option<Furniture> {
         return Some(finish_memo(*memo, Some((value, p.chars, continued))));
     }
     field.end = p.chars;
-    field.continued = continued;
+    field.continued = listed;
     // A click-here field never filled in holds its guide (in the guide's colour).
     let placeholder = field.kind == "click_here"
         && !dirty

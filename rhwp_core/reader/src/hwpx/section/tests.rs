@@ -552,3 +552,20 @@ fn a_field_over_several_paragraphs_is_listed_in_each_part() {
         ]
     );
 }
+
+#[test]
+fn a_field_begun_at_a_paragraphs_end_is_first_listed_where_its_text_is() {
+    // Nothing of it in the first paragraph: its first listed part is the second's, not continued.
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>앞</hp:t><hp:ctrl><hp:fieldBegin id="7" type="CLICK_HERE" name="본문" editable="1" dirty="1"><hp:parameters cnt="0" name=""/></hp:fieldBegin></hp:ctrl></hp:run></hp:p>
+        <hp:p><hp:run><hp:t>둘</hp:t></hp:run></hp:p>
+        <hp:p><hp:run><hp:t>셋</hp:t><hp:ctrl><hp:fieldEnd beginIDRef="7"/></hp:ctrl></hp:run></hp:p></hs:sec>"#
+    );
+    let (out, _) = run(&xml);
+    let parts: Vec<(&str, bool)> = paragraphs(&out.section.blocks)
+        .iter()
+        .flat_map(|p| &p.fields)
+        .map(|f| (f.value.as_str(), f.continued))
+        .collect();
+    assert_eq!(parts, [("둘", false), ("셋", true)]);
+}
