@@ -356,6 +356,8 @@ pub fn view_matches_body(view: &[u8], body: &[u8], max_records: u64) -> bool {
                     _ => {}
                 }
             }
+            let segments = body::change_segments(&ranges);
+            let mut segment = 0usize;
             let n = text.len() / 2;
             let mut k = 0usize;
             while k < n {
@@ -368,11 +370,16 @@ pub fn view_matches_body(view: &[u8], body: &[u8], max_records: u64) -> bool {
                     }
                     _ => 1,
                 };
-                let at = k as u32;
-                if !ranges
-                    .iter()
-                    .any(|g| g.deleted && g.start <= at && at < g.end)
-                {
+                // A deleted range covers `k` when the change in force there is a deletion
+                // (deletions come first), found by walking the segments as `k` grows.
+                while segments.get(segment).is_some_and(|&(p, _)| p <= k) {
+                    segment += 1;
+                }
+                let deleted = segment
+                    .checked_sub(1)
+                    .and_then(|s| segments[s].1)
+                    .is_some_and(|(_, deleted)| deleted);
+                if !deleted {
                     out.extend_from_slice(&unit.to_le_bytes());
                 }
                 k += width;
