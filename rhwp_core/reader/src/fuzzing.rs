@@ -1,16 +1,28 @@
 //! Entry points for the fuzz targets (`fuzz/fuzz_targets/`) and for replaying what they found
 //! (`tests/fuzz_regressions.rs`): each takes raw fuzzer bytes, reaches one layer of a reader
 //! directly (skipping the container where forging it would waste the fuzzer's time), and
-//! exercises the text and summary views on whatever was read. Any outcome but a panic is fine.
+//! exercises the text, summary, heading-level, Markdown and HTML views on whatever was read.
+//! Any outcome but a panic is fine.
 
 use crate::model::{Document, Format};
-use crate::{hwp5, hwpx, summary, text, Options};
+use crate::{hwp5, hwpx, summary, text, views, Options};
 
 fn exercise(doc: &Document) {
     let _ = text::document_text(doc, true);
     let _ = summary::summarize(doc);
     // Read when first asked for (HWPX): the IR asks.
     let _ = doc.styles.get().len();
+    // The views every document the server sees goes through: the heading levels (outline
+    // styles, table of contents, numbering ladder), the outline, Markdown and HTML (with
+    // the furniture, notes and memos), and single blocks as a chunk renders them.
+    let levels = views::heading_levels(doc);
+    let _ = views::outline_headings(doc);
+    let _ = views::render_markdown_with_levels(doc, true, &levels);
+    let _ = views::render_html_with_levels(doc, true, true, &levels);
+    if let Some(section) = doc.sections.first() {
+        let blocks: Vec<_> = section.blocks.iter().take(4).collect();
+        let _ = views::render_block_markdown(doc, &blocks);
+    }
 }
 
 /// Whole files, either format (target `read`).

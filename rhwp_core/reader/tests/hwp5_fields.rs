@@ -226,6 +226,32 @@ fn wstr(key: &str, v: &str) -> String {
     format!("{key}:wstring:{}:{v}", v.encode_utf16().count())
 }
 
+/// Fields never ended run to the end of their list, each taking every paragraph's text: only
+/// `MAX_OPEN_FIELDS` are open at once, the others' text is read as text only.
+#[test]
+fn open_fields_are_bounded() {
+    use rhwp_reader::limits::MAX_OPEN_FIELDS;
+    let mut first = Vec::new();
+    for _ in 0..3 * MAX_OPEN_FIELDS {
+        first.extend(ctrl_char(3, b"%clk"));
+    }
+    first.extend(utf16("하나"));
+    let mut s = paragraph(0, &first);
+    for i in 0..3 * MAX_OPEN_FIELDS {
+        s.extend(field_ctrl(1, b"%clk", 0, "", 0, Some(&format!("f{i}"))));
+    }
+    s.extend(paragraph(0, &utf16("둘")));
+    let doc = read_doc(&[s]);
+    let ps = paragraphs(&doc.sections[0].blocks);
+    assert_eq!(
+        ps.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
+        ["하나", "둘"]
+    );
+    assert_eq!(ps[0].fields.len(), MAX_OPEN_FIELDS);
+    assert!(ps[0].fields.iter().all(|f| f.value == "하나\n둘"));
+    assert!(ps[1].fields.is_empty());
+}
+
 #[test]
 fn form_objects_of_every_kind() {
     let objects: Vec<([u8; 4], String)> = vec![

@@ -31,13 +31,14 @@
 use super::doc_info::{DocInfo, HeadKind};
 use super::fields;
 use super::record::{ctrl_id, subtree_end, tag, Reader, Record};
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_OPEN_FIELDS};
 use crate::model::{
     Block, Field, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
     TrackedChange,
 };
 use crate::numbering::{bullet_char, expand_template, Counters, NumberStyle};
 use crate::{Error, Result};
+use std::collections::{HashMap, VecDeque};
 
 /// Page tracking across the whole document (sections continue the count); it also carries
 /// the paragraph numbering's counters from section to section (`numbering::Counters`).
@@ -290,12 +291,20 @@ impl Memos {
                 provenance,
             }
         };
+        // Each anchor takes the first body not yet taken with its index: the bodies of each
+        // index in order, so that thousands of anchors matching no body cost no search through
+        // every body each (anchors × bodies).
+        let mut by_index: HashMap<i64, VecDeque<usize>> = HashMap::new();
+        for (i, b) in bodies.iter().enumerate() {
+            if let Some(b) = b {
+                by_index.entry(b.index as i64).or_default().push_back(i);
+            }
+        }
         for anchor in self.anchors {
-            let found = bodies.iter_mut().find(|b| {
-                b.as_ref()
-                    .is_some_and(|b| b.index as i64 == anchor.index as i64)
-            });
-            if let Some(body) = found.and_then(Option::take) {
+            let found = by_index
+                .get_mut(&(anchor.index as i64))
+                .and_then(|queue| queue.pop_front());
+            if let Some(body) = found.and_then(|i| bodies[i].take()) {
                 out.push(memo(body, Some(anchor)));
             }
         }
@@ -349,6 +358,49 @@ pub fn change_ranges(d: &[u8]) -> Vec<ChangeRange> {
             })
         })
         .collect()
+}
+
+/// The tracked change in force from each unit where one of `changes` starts or ends, in order
+/// of units: the change whose range covers the unit, a deleted one before an inserted one and
+/// then the first listed (`None` where none covers). One sweep over the ranges' ends, where
+/// looking through every range at every such unit made a paragraph of thousands of ranges
+/// quadratic (20,000 one-unit ranges took 6 s).
+pub fn change_segments(changes: &[ChangeRange]) -> Vec<(usize, Option<(u32, bool)>)> {
+    use std::collections::BTreeSet;
+    let mut events: Vec<(usize, bool, usize)> = changes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| [(r.start as usize, true, i), (r.end as usize, false, i)])
+        .collect();
+    events.sort_unstable();
+    let (mut inserted, mut deleted) = (BTreeSet::new(), BTreeSet::new());
+    let mut out: Vec<(usize, Option<(u32, bool)>)> = Vec::new();
+    let mut e = 0;
+    while e < events.len() {
+        let at = events[e].0;
+        while let Some(&(p, starts, i)) = events.get(e) {
+            if p != at {
+                break;
+            }
+            let set = if changes[i].deleted {
+                &mut deleted
+            } else {
+                &mut inserted
+            };
+            if starts {
+                set.insert(i);
+            } else {
+                set.remove(&i);
+            }
+            e += 1;
+        }
+        let now = deleted
+            .first()
+            .or(inserted.first())
+            .map(|&i| (changes[i].id, changes[i].deleted));
+        out.push((at, now));
+    }
+    out
 }
 
 /// What a field-start character opened (closed by the next field-end character).
@@ -1023,6 +1075,8 @@ impl<'a> Ctx<'a> {
         let mut next_boundary = boundaries.next();
         // Stack of open fields, those carried from earlier paragraphs at the bottom.
         let mut fields: Vec<Open> = vec![Open::Carried; carried];
+        // How many of them are fields (carried or listed), bounded by `MAX_OPEN_FIELDS`.
+        let mut open_fields = carried;
         let mut chars = 0u32;
         let mut ext_rank = 0usize;
         // The tracked change in force (`change`), and the paragraph's character count where a
@@ -1037,6 +1091,8 @@ impl<'a> Ctx<'a> {
         };
         let mut change_at: Option<usize> = None;
         let mut next_change = usize::MAX;
+        let segments = change_segments(changes);
+        let mut segment = 0usize;
 
         let mut k = 0usize;
         while k < n_units {
@@ -1054,13 +1110,11 @@ impl<'a> Ctx<'a> {
             }
             // Tracked changes: a new one (or none) from this unit on ends the current run.
             if !changes.is_empty() && (k >= next_change || k == 0) {
-                let covers = |r: &&ChangeRange| r.start as usize <= k && k < r.end as usize;
-                let now = changes
-                    .iter()
-                    .filter(covers)
-                    .find(|r| r.deleted)
-                    .or_else(|| changes.iter().find(covers));
-                let at = now.map(|r| (r.id, r.deleted));
+                while segments.get(segment).is_some_and(|&(p, _)| p <= k) {
+                    segment += 1;
+                }
+                // The last segment starting at or before `k` is in force (none before the first).
+                let at = segment.checked_sub(1).and_then(|s| segments[s].1);
                 let id = at.map(|(id, deleted)| ((id as usize) << 1) | deleted as usize);
                 if id != change_at {
                     run.end(&mut d, &mut chars);
@@ -1075,12 +1129,7 @@ impl<'a> Ctx<'a> {
                         }
                     });
                 }
-                next_change = changes
-                    .iter()
-                    .flat_map(|r| [r.start as usize, r.end as usize])
-                    .filter(|&p| p > k)
-                    .min()
-                    .unwrap_or(usize::MAX);
+                next_change = segments.get(segment).map_or(usize::MAX, |&(p, _)| p);
             }
             // Fast path: ordinary characters up to the next char-shape boundary.
             let limit = next_boundary
@@ -1149,8 +1198,12 @@ impl<'a> Ctx<'a> {
                                 f.field.end = chars;
                                 f.field.value = d.text[f.start_byte..].to_string();
                                 f.closed = true;
+                                open_fields -= 1;
                             }
-                            Some(Open::Carried) => d.carried_ends.push(d.text.len()),
+                            Some(Open::Carried) => {
+                                d.carried_ends.push(d.text.len());
+                                open_fields -= 1;
+                            }
                             _ => {}
                         },
                         _ => {}
@@ -1166,11 +1219,13 @@ impl<'a> Ctx<'a> {
                             run.end(&mut d, &mut chars);
                             run.link = target;
                             fields.push(Open::Link);
-                        } else if let Some(tf) =
-                            c.and_then(|c| self.text_field(c, chars, d.text.len()))
+                        } else if let Some(tf) = c
+                            .filter(|_| open_fields < MAX_OPEN_FIELDS)
+                            .and_then(|c| self.text_field(c, chars, d.text.len()))
                         {
                             d.fields.push(tf);
                             fields.push(Open::Field(d.fields.len() - 1));
+                            open_fields += 1;
                         } else {
                             fields.push(Open::Other);
                         }
@@ -1341,5 +1396,102 @@ mod tests {
             Some("http://example.com/a")
         );
         assert_eq!(hyperlink_target(";"), None);
+    }
+
+    /// Each anchor takes the first memo text with its index not yet taken; texts left over
+    /// follow, unanchored, in their order.
+    #[test]
+    fn memos_matched_by_index_in_order() {
+        use crate::model::FormControl;
+        let at = |paragraph: u32| Provenance {
+            paragraph,
+            ..Provenance::default()
+        };
+        let memos = Memos {
+            anchors: [2, 1, 2, 7]
+                .iter()
+                .enumerate()
+                .map(|(i, &index)| MemoAnchor {
+                    index,
+                    text: format!("a{i}"),
+                    provenance: at(100 + i as u32),
+                })
+                .collect(),
+            bodies: [1u32, 2, 2, 3]
+                .iter()
+                .enumerate()
+                .map(|(i, &index)| MemoBody {
+                    index,
+                    blocks: vec![Block::FormControl(FormControl {
+                        name: Some(format!("b{i}")),
+                        ..FormControl::default()
+                    })],
+                    provenance: at(i as u32),
+                })
+                .collect(),
+        };
+        let got: Vec<(Option<String>, String)> = memos
+            .into_furniture()
+            .into_iter()
+            .map(|f| {
+                let Some(Block::FormControl(c)) = f.blocks.first() else {
+                    panic!("{f:?}")
+                };
+                (f.anchor_text, c.name.clone().unwrap_or_default())
+            })
+            .collect();
+        let want = [
+            (Some("a0"), "b1"),
+            (Some("a1"), "b0"),
+            (Some("a2"), "b2"),
+            (None, "b3"),
+        ];
+        assert_eq!(
+            got,
+            want.map(|(a, b)| (a.map(str::to_string), b.to_string()))
+        );
+    }
+
+    /// The segments give at every unit what looking through every range there gives: a
+    /// covering deleted range first, else the first covering one listed, else none.
+    #[test]
+    fn change_segments_agree_with_every_range_looked_at() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        for _ in 0..200 {
+            let changes: Vec<ChangeRange> = (0..next(8))
+                .filter_map(|i| {
+                    let start = next(30);
+                    let end = start + next(12);
+                    (start < end).then_some(ChangeRange {
+                        start,
+                        end,
+                        deleted: next(2) == 1,
+                        id: i + 1,
+                    })
+                })
+                .collect();
+            let segments = change_segments(&changes);
+            for k in 0..48usize {
+                let covers = |r: &&ChangeRange| r.start as usize <= k && k < r.end as usize;
+                let want = changes
+                    .iter()
+                    .filter(covers)
+                    .find(|r| r.deleted)
+                    .or_else(|| changes.iter().find(covers))
+                    .map(|r| (r.id, r.deleted));
+                let got = segments
+                    .iter()
+                    .take_while(|&&(p, _)| p <= k)
+                    .last()
+                    .and_then(|&(_, now)| now);
+                assert_eq!(got, want, "{changes:?} at {k}");
+            }
+        }
     }
 }

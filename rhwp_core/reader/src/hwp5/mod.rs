@@ -338,24 +338,42 @@ fn with_tracked_changes(
 /// hold a field (a `%bmk` bookmark around text, in the corpus) its `BodyText` does not.
 pub fn view_matches_body(view: &[u8], body: &[u8], max_records: u64) -> bool {
     fn final_units(data: &[u8], max_records: u64) -> Option<Vec<u8>> {
+        use record::tag::{CTRL_HEADER, PARA_HEADER, PARA_RANGE_TAG, PARA_TEXT};
         let recs = record::frame(data, max_records).ok()?;
-        let mut out = Vec::with_capacity(data.len());
-        for (i, r) in recs.iter().enumerate() {
-            if r.tag != record::tag::PARA_HEADER {
-                continue;
+        // Each paragraph's PARA_TEXT and PARA_RANGE_TAG: its children (one level down) before
+        // the first control under it. One pass, the paragraphs still open on a stack: looking
+        // through the records after every paragraph made a staircase of a thousand nested
+        // paragraphs over two million records (a 23 KB file) take 22 s.
+        let mut paragraphs: Vec<(&[u8], &[u8])> = Vec::new();
+        let mut open: Vec<(u16, usize, usize)> = Vec::new(); // level, header index, paragraph
+        let mut last_ctrl: Option<usize> = None;
+        for (i, c) in recs.iter().enumerate() {
+            while open.last().is_some_and(|&(level, _, _)| level >= c.level) {
+                open.pop();
             }
-            let (mut text, mut ranges) = (&[][..], Vec::new());
-            for c in recs[i + 1..]
-                .iter()
-                .take_while(|c| c.level > r.level && c.tag != record::tag::CTRL_HEADER)
-                .filter(|c| c.level == r.level + 1)
-            {
-                match c.tag {
-                    record::tag::PARA_TEXT => text = c.data(data),
-                    record::tag::PARA_RANGE_TAG => ranges = body::change_ranges(c.data(data)),
-                    _ => {}
+            if c.tag == CTRL_HEADER {
+                last_ctrl = Some(i);
+            }
+            if let Some(&(level, at, p)) = open.last() {
+                // A control under the paragraph since its header ends what it holds.
+                if u32::from(c.level) == u32::from(level) + 1 && last_ctrl.is_none_or(|x| x < at) {
+                    match c.tag {
+                        PARA_TEXT => paragraphs[p].0 = c.data(data),
+                        PARA_RANGE_TAG => paragraphs[p].1 = c.data(data),
+                        _ => {}
+                    }
                 }
             }
+            if c.tag == PARA_HEADER {
+                paragraphs.push((&[], &[]));
+                open.push((c.level, i, paragraphs.len() - 1));
+            }
+        }
+        let mut out = Vec::with_capacity(data.len());
+        for (text, range_tag) in paragraphs {
+            let ranges = body::change_ranges(range_tag);
+            let segments = body::change_segments(&ranges);
+            let mut segment = 0usize;
             let n = text.len() / 2;
             let mut k = 0usize;
             while k < n {
@@ -368,11 +386,16 @@ pub fn view_matches_body(view: &[u8], body: &[u8], max_records: u64) -> bool {
                     }
                     _ => 1,
                 };
-                let at = k as u32;
-                if !ranges
-                    .iter()
-                    .any(|g| g.deleted && g.start <= at && at < g.end)
-                {
+                // A deleted range covers `k` when the change in force there is a deletion
+                // (deletions come first), found by walking the segments as `k` grows.
+                while segments.get(segment).is_some_and(|&(p, _)| p <= k) {
+                    segment += 1;
+                }
+                let deleted = segment
+                    .checked_sub(1)
+                    .and_then(|s| segments[s].1)
+                    .is_some_and(|(_, deleted)| deleted);
+                if !deleted {
                     out.extend_from_slice(&unit.to_le_bytes());
                 }
                 k += width;

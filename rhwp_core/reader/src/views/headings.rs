@@ -495,12 +495,29 @@ fn contents(blocks: &[&Block]) -> Option<(usize, usize, Vec<String>)> {
     (entries.len() >= 2).then_some((title, end, entries))
 }
 
+/// Lines one document's contents may be compared with, over all its entries: far above what a
+/// real contents costs (hundreds of entries, each found soon after the last), while a hostile
+/// one (thousands of entries, none of them in a body of thousands of lines) would cost entries ×
+/// lines -- 6,000 of each took 30 s. Entries left when it is spent are not found.
+const MAX_CONTENTS_COMPARISONS: usize = 4_000_000;
+
 /// Find the contents' entries among the lines after it, in order: (block index, entry index).
 fn match_contents(
     lines: &[Option<(usize, String)>],
     after: usize,
     entries: &[String],
 ) -> Vec<(usize, usize)> {
+    // Each line after the contents squashed once, not once per entry looking at it.
+    let squashed_lines: Vec<Option<String>> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            l.as_ref()
+                .filter(|_| i >= after)
+                .map(|(_, text)| squashed(text))
+        })
+        .collect();
+    let mut budget = MAX_CONTENTS_COMPARISONS;
     let mut out = Vec::new();
     let mut from = after;
     for (e, entry) in entries.iter().enumerate() {
@@ -508,6 +525,7 @@ fn match_contents(
         if want.is_empty() {
             continue;
         }
+        let prefix_ok = want.chars().count() >= 4;
         // The entry's words without its number, for a body that sets the number apart (a
         // `제Ⅰ장` in a banner or a picture over a `서론` line).
         let bare = family_of(entry)
@@ -515,15 +533,22 @@ fn match_contents(
             .map(|(_, rest)| squashed(rest))
             .filter(|rest| rest.chars().count() >= 2);
         // Entries are in order: each is looked for after the last one found.
-        let found = lines.iter().enumerate().skip(from).find(|(_, l)| {
-            l.as_ref().is_some_and(|(_, text)| {
-                let have = squashed(text);
+        let mut found = None;
+        for (i, have) in squashed_lines.iter().enumerate().skip(from) {
+            if budget == 0 {
+                return out;
+            }
+            budget -= 1;
+            if have.as_deref().is_some_and(|have| {
                 have == want
-                    || (have.starts_with(&want) && want.chars().count() >= 4)
-                    || bare.as_deref() == Some(have.as_str())
-            })
-        });
-        if let Some((i, _)) = found {
+                    || (prefix_ok && have.starts_with(&want))
+                    || bare.as_deref() == Some(have)
+            }) {
+                found = Some(i);
+                break;
+            }
+        }
+        if let Some(i) = found {
             out.push((i, e));
             from = i + 1;
         }

@@ -23,6 +23,7 @@
 
 use super::{Capture, Frame, ParaBuilder, Parser};
 use crate::hwpx::xml::{attr, attr_u32, attrs, Tag};
+use crate::limits::MAX_OPEN_FIELDS;
 use crate::model::{Block, Field, Furniture, Provenance, Run};
 
 /// A string parameter of a field the model keeps.
@@ -194,6 +195,27 @@ impl Parser<'_> {
             return;
         };
         let start = p.chars;
+        if p.open_fields.len() >= MAX_OPEN_FIELDS {
+            // Too many open at once (`MAX_OPEN_FIELDS`): its text stays text; a memo keeps
+            // its own paragraphs, with no anchor.
+            if kind.is_none() {
+                let memo = Memo {
+                    blocks,
+                    author,
+                    date,
+                    anchor: String::new(),
+                    provenance: Provenance {
+                        section,
+                        paragraph,
+                        char_start: start,
+                        char_end: start,
+                        page: None,
+                    },
+                };
+                self.memos.push(finish_memo(memo, None));
+            }
+            return;
+        }
         let memo = kind.is_none().then(|| {
             Box::new(Memo {
                 blocks,

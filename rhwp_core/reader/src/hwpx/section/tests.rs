@@ -344,6 +344,35 @@ fn form_controls() {
     assert_eq!(cs[8].value.as_deref(), Some("30"));
 }
 
+/// Fields never ended are listed in every paragraph they run over, with its text: only
+/// `MAX_OPEN_FIELDS` are open at once; a memo begun past them keeps its own text, unanchored.
+#[test]
+fn open_fields_are_bounded() {
+    use crate::limits::MAX_OPEN_FIELDS;
+    let begins: String = (0..3 * MAX_OPEN_FIELDS)
+        .map(|i| format!(r#"<hp:ctrl><hp:fieldBegin id="{i}" type="CLICK_HERE" name="f{i}" dirty="1"/></hp:ctrl>"#))
+        .collect();
+    let xml = format!(
+        r#"<hs:sec {NS}><hp:p><hp:run>{begins}<hp:ctrl><hp:fieldBegin id="m" type="MEMO"><hp:subList><hp:p><hp:run><hp:t>메모</hp:t></hp:run></hp:p></hp:subList></hp:fieldBegin></hp:ctrl><hp:t>하나</hp:t></hp:run></hp:p>
+        <hp:p><hp:run><hp:t>둘</hp:t></hp:run></hp:p></hs:sec>"#
+    );
+    let (out, _) = run(&xml);
+    let ps = paragraphs(&out.section.blocks);
+    assert_eq!(
+        ps.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
+        ["하나", "둘"]
+    );
+    for (p, value) in ps.iter().zip(["하나", "둘"]) {
+        assert_eq!(p.fields.len(), MAX_OPEN_FIELDS);
+        assert!(p.fields.iter().all(|f| f.value == value));
+    }
+    assert_eq!(out.memos.len(), 1);
+    assert_eq!(out.memos[0].anchor_text.as_deref(), Some(""));
+    let mut memo_text = String::new();
+    push_blocks(&out.memos[0].blocks, &mut memo_text);
+    assert_eq!(memo_text, "메모");
+}
+
 #[test]
 fn memo_in_a_cell_is_furniture() {
     let xml = format!(
