@@ -302,3 +302,19 @@ def test_the_pack_spells_out_the_cores_kinds_and_entry_shape() -> None:
     assert set(typing.get_args(pack.Kind)) == set(ENTRY_KINDS) | set(KIND_GROUPS)
     assert list(pack.FormEntryOut.__annotations__) == list(FormEntry.__annotations__)
     assert list(pack.CellAddress.__annotations__) == ["row", "col", "name"]
+
+
+def test_fields_never_ended_are_listed_in_bounded_time() -> None:
+    """The fuzz regression where fields begun and never ended run on through 1,000 long paragraphs
+    (the reader keeps at most 8 open): eight entries, each the whole text, joined once (appending
+    part by part to the values took 18 s on this input)."""
+    import time
+
+    hostile = ROOT / "rhwp_core" / "reader" / "fuzz" / "regressions" / "read-hwp5-fields-never-ended.bin"
+    doc = rhwp_core.parse(hostile.read_bytes())
+    started = time.monotonic()
+    got = doc.form_entries()
+    elapsed = time.monotonic() - started
+    text = doc.extract_text(include_furniture=False).rstrip("\n")
+    assert len(got) == 8 and all(e["value"] == text for e in got)
+    assert elapsed < 5, f"{elapsed:.1f} s"

@@ -133,6 +133,12 @@ class _Walk:
     scope: str = "body"
     cell: CellAddress | None = None
     out: list[FormEntry] = field(default_factory=list)
+    parts: dict[int, list[str]] = field(default_factory=dict)
+    """The later parts of fields over several paragraphs, by the index in ``out`` of their first
+    part's entry (joined once at the end: appending to the value each time is quadratic)."""
+    chains: dict[tuple[str, str | None, str], dict[int, None]] = field(default_factory=dict)
+    """Entries whose field may go on into a later paragraph (its last part reaches the end of its
+    paragraph), by kind, name and scope, oldest first."""
 
     def line(self, text: str) -> int | None:
         """Account for one line the text view writes (nothing for an empty one); its start."""
@@ -182,9 +188,13 @@ class _Walk:
         marker = paragraph_marker(p)
         if at is not None and marker:
             at += len(marker) + 1  # the text starts after the number and its space
+        extended: set[int] = set()
         for f in p.fields:
-            if f.continued and self.go_on(f.kind, f.name, f.value):
+            reaches_end = f.end >= len(p.text)
+            if f.continued and self.go_on(f.kind, f.name, f.value, extended, reaches_end):
                 continue
+            if reaches_end:
+                self.chains.setdefault((f.kind, f.name, self.scope), {})[len(self.out)] = None
             self.out.append(
                 _entry(
                     f.kind,
@@ -200,13 +210,21 @@ class _Walk:
                 )
             )
 
-    def go_on(self, kind: str, name: str | None, value: str) -> bool:
-        """A later part of a field over several paragraphs: joined to the entry of its first part
-        (the last one of its kind and name so far), after a line break. False if there is none."""
-        for entry in reversed(self.out):
-            if entry["kind"] == kind and entry["name"] == name and entry["scope"] == self.scope:
-                entry["value"] = f"{entry['value'] or ''}\n{value}"
-                return True
+    def go_on(self, kind: str, name: str | None, value: str, extended: set[int], reaches_end: bool) -> bool:
+        """A later part of a field over several paragraphs: joined to the entry of its first part,
+        after a line break. The model does not say which entry that is: the latest of its kind and
+        name whose field reached the end of its paragraph and that this paragraph has not extended
+        yet (fields alike in both can only be told apart by order, and each goes on by one part per
+        paragraph). False if there is none."""
+        chain = self.chains.get((kind, name, self.scope), {})
+        for index in reversed(chain):
+            if index in extended:
+                continue
+            self.parts.setdefault(index, []).append(value)
+            extended.add(index)
+            if not reaches_end:
+                del chain[index]  # it ends here
+            return True
         return False
 
     def table_cell(self, cell: TableCell, table: Table) -> None:
@@ -270,13 +288,18 @@ def form_entries(doc: Document) -> list[FormEntry]:
     out: list[FormEntry] = []
     by_paragraph: dict[tuple[int, int], list[tuple[int, int | None, str]]] = {}
     # Every walk adds to the one list: a field over several paragraphs goes on across blocks.
+    parts: dict[int, list[str]] = {}
+    chains: dict[tuple[str, str | None, str], dict[int, None]] = {}
     for index, (block, place) in enumerate(zip(body, places, strict=False)):
         where = (block.provenance.section, block.provenance.paragraph)
         by_paragraph.setdefault(where, []).append((index, place.text_offset, place.text))
-        _Walk(index, place.text_offset, place.page, out=out).visit(block)
+        _Walk(index, place.text_offset, place.page, out=out, parts=parts, chains=chains).visit(block)
     for index, ((item, block), place) in enumerate(zip(furniture, places[len(body) :], strict=False)):
         if item.kind != "memo":
-            _Walk(index, place.text_offset, place.page, scope="furniture", out=out).visit(block)
+            walk = _Walk(index, place.text_offset, place.page, scope="furniture", out=out, parts=parts, chains=chains)
+            walk.visit(block)
+    for index, more in parts.items():
+        out[index]["value"] = "\n".join([out[index]["value"] or "", *more])
     out.extend(_memo(f, by_paragraph) for f in ir.furniture if f.kind == "memo")
     return out
 

@@ -247,9 +247,14 @@ fn open_fields_are_bounded() {
         ps.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
         ["하나", "둘"]
     );
+    // Each paragraph lists the part of each open field it holds, the later ones continued.
     assert_eq!(ps[0].fields.len(), MAX_OPEN_FIELDS);
-    assert!(ps[0].fields.iter().all(|f| f.value == "하나\n둘"));
-    assert!(ps[1].fields.is_empty());
+    assert!(ps[0]
+        .fields
+        .iter()
+        .all(|f| f.value == "하나" && !f.continued));
+    assert_eq!(ps[1].fields.len(), MAX_OPEN_FIELDS);
+    assert!(ps[1].fields.iter().all(|f| f.value == "둘" && f.continued));
 }
 
 #[test]
