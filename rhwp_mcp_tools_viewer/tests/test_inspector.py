@@ -41,6 +41,7 @@ from typing import Any, NoReturn
 
 import pytest
 from rhwp_mcp_host.testing import free_port, serve_http
+from test_browser import ARGS, CHROMIUM
 
 import rhwp_core
 
@@ -52,16 +53,6 @@ TOOLS = Path(os.environ.get("RHWP_INSPECTOR_DIR", ROOT / ".cache" / "inspector")
 NODE = TOOLS / "node_modules" / ".bin" / "node"
 PACKAGE = TOOLS / "node_modules" / "@modelcontextprotocol" / "inspector"
 LAUNCHER = PACKAGE / "clients" / "launcher" / "build" / "index.js"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 WAIT_MS = 30_000
 # Variables the Inspector reads that would change what this test sets up (auth, origins, storage).
 INSPECTOR_ENV = re.compile(r"^(MCP_|DANGEROUSLY_OMIT_AUTH$|ALLOWED_ORIGINS$|CLIENT_PORT$|SERVER_PORT$|HOST$)")

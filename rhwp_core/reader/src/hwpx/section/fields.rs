@@ -195,27 +195,6 @@ impl Parser<'_> {
             return;
         };
         let start = p.chars;
-        if p.open_fields.len() >= MAX_OPEN_FIELDS {
-            // Too many open at once (`MAX_OPEN_FIELDS`): its text stays text; a memo keeps
-            // its own paragraphs, with no anchor.
-            if kind.is_none() {
-                let memo = Memo {
-                    blocks,
-                    author,
-                    date,
-                    anchor: String::new(),
-                    provenance: Provenance {
-                        section,
-                        paragraph,
-                        char_start: start,
-                        char_end: start,
-                        page: None,
-                    },
-                };
-                self.memos.push(finish_memo(memo, None));
-            }
-            return;
-        }
         let memo = kind.is_none().then(|| {
             Box::new(Memo {
                 blocks,
@@ -231,6 +210,14 @@ impl Parser<'_> {
                 },
             })
         });
+        if p.open_fields.len() >= MAX_OPEN_FIELDS {
+            // Too many open at once (`MAX_OPEN_FIELDS`): its text stays text; a memo keeps
+            // its own paragraphs, with no anchor.
+            if let Some(memo) = memo {
+                self.memos.push(finish_memo(*memo, None));
+            }
+            return;
+        }
         let guide = match kind {
             Some("click_here") => direction
                 .filter(|d| !d.is_empty())
