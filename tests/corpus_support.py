@@ -30,6 +30,8 @@ BAD_CODES: dict[str, set[str]] = {
     "synthetic-a-zip-bomb.hwpx": {"too_large", "corrupt_document"},
     "synthetic-a-zip-not-hwpx.hwpx": {"unsupported_format"},
     "hwpswift-password-normal.hwp": {"password_required"},
+    # A document wrapped by Fasoo DRM (its banner, then ciphertext): refused naming the product.
+    "synthetic-b-fasoo-drm.hwp": {"unsupported_format"},
 }
 
 

@@ -45,6 +45,14 @@ def test_bad_fixture_refused_with_code_and_suggestion(name: str) -> None:
     assert str(info.value)
 
 
+def test_a_drm_wrapped_document_is_refused_naming_the_product() -> None:
+    with pytest.raises(HwpError) as info:
+        rhwp_core.parse(FIXTURES / "bad" / "synthetic-b-fasoo-drm.hwp")
+    assert info.value.code == "unsupported_format"
+    assert "Fasoo DRM" in info.value.message
+    assert "DRM client" in info.value.suggestion
+
+
 def test_bytes_and_path_agree() -> None:
     a = rhwp_core.parse(SAMPLE).extract_text()
     b = rhwp_core.parse(SAMPLE.read_bytes()).extract_text()

@@ -44,9 +44,20 @@ pub enum Sniffed {
     /// HWPML, the single-file XML format (`.hml`, or an HWPML saved under `.hwp`/`.xml`):
     /// UTF-8 or UTF-16 text whose root element is `HWPML`.
     Hwpml,
+    /// A document locked inside a DRM / document-security wrapper (the name of the product):
+    /// the bytes inside are encrypted by the product's client, which no reader can open.
+    Drm(&'static str),
     Empty,
     Other,
 }
+
+/// The leading bytes of the document-security wrappers Korean offices put around HWP/HWPX
+/// files (keeping the file's name and extension), with the product each names.
+const DRM_WRAPPERS: &[(&[u8], &str)] = &[
+    (b"\x9b DRMONE", "Fasoo DRM"),
+    (b"<!-- FasooSecureContainer", "Fasoo DRM"),
+    (b"SCDSA", "SoftCamp Document Security"),
+];
 
 const CFB_MAGIC: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
 
@@ -62,6 +73,12 @@ pub fn sniff(bytes: &[u8]) -> Sniffed {
     }
     if bytes.starts_with(b"HWP Document File") {
         return Sniffed::Hwp3;
+    }
+    if let Some((_, product)) = DRM_WRAPPERS
+        .iter()
+        .find(|(magic, _)| bytes.starts_with(magic))
+    {
+        return Sniffed::Drm(product);
     }
     // The root element follows the XML declaration and perhaps a DOCTYPE; UTF-16 is
     // decoded for the look.
@@ -79,10 +96,14 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         Sniffed::Zip => hwpx::read(bytes, options),
         Sniffed::Hwp3 => hwp3::read(bytes, options),
         Sniffed::Hwpml => hwpml::read(bytes, options),
+        Sniffed::Drm(product) => Err(Error::unsupported(
+            format!("the document is locked by {product} (a document-security wrapper around the file): its contents are encrypted for that product's client"),
+            "Open it in Hancom Office on a PC where the DRM client is installed and save an unprotected copy (or ask the sender for one); DRM-wrapped files cannot be read without that client.",
+        )),
         Sniffed::Empty => Err(Error::corrupt("the file is empty (0 bytes)")),
         Sniffed::Other => Err(Error::unsupported(
-            "not an HWP, HWPX or HWPML document (no compound-file or zip signature, no HWPML root)",
-            "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file; other formats (PDF, DOCX, images, text) are not read here.",
+            "not an HWP, HWPX or HWPML document (no compound-file or zip signature, no HWP 3.x signature, no HWPML root)",
+            "Pass an HWP 5.0 or 3.x (.hwp), HWPX (.hwpx) or HWPML (.hml) file; other formats (PDF, DOCX, images, text) are not read here.",
         )),
     }?;
     doc.drop_plain_runs();

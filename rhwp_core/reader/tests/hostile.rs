@@ -492,3 +492,34 @@ fn password_protected_hwpx_asks_for_the_password_not_corrupt() {
     let e = read(&plain, &Options::default()).unwrap_err();
     assert_eq!(e.code, ErrorCode::CorruptDocument, "{e:?}");
 }
+
+#[test]
+fn drm_wrapped_files_are_refused_naming_the_product() {
+    // Korean offices' document-security products keep a document's name and extension and
+    // wrap its bytes: the leading bytes name the product, and the refusal says so.
+    let mut fasoo = b"\x9b DRMONE  This Document is encrypted and protected by Fasoo DRM ".to_vec();
+    fasoo.extend(std::iter::repeat_n(0xA5, 4096));
+    let mut container = b"<!-- FasooSecureContainer ".to_vec();
+    container.extend(std::iter::repeat_n(0x5A, 512));
+    let mut softcamp = b"SCDSA004\x00\x00\xf0\x06\x00\x00".to_vec();
+    softcamp.extend(std::iter::repeat_n(0x33, 2048));
+    for (bytes, product) in [
+        (fasoo, "Fasoo DRM"),
+        (container, "Fasoo DRM"),
+        (softcamp, "SoftCamp Document Security"),
+    ] {
+        refused(
+            product,
+            &bytes,
+            ErrorCode::UnsupportedFormat,
+            "a DRM wrapper",
+        );
+        let e = read(&bytes, &Options::default()).unwrap_err();
+        assert!(e.message.contains(product), "{e}");
+        assert!(e.suggestion.contains("DRM client"), "{e:?}");
+    }
+    // A file that only mentions a product further in is no wrapper: the plain refusal.
+    let e = read(b"plain text that says SCDSA004", &Options::default()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::UnsupportedFormat);
+    assert!(!e.message.contains("SoftCamp"), "{e}");
+}
