@@ -12,7 +12,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{record, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_TEXT, TABLE};
+use common::{record, utf16, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_TEXT, TABLE};
+
+fn paragraph(level: u16, text: &str) -> Vec<u8> {
+    common::text_paragraph(level, &utf16(text))
+}
 
 /// (file, expected code, what it is).
 const HOSTILE: &[(&str, ErrorCode, &str)] = &[
@@ -60,14 +64,6 @@ const HOSTILE: &[(&str, ErrorCode, &str)] = &[
 
 fn regressions() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
-}
-
-fn paragraph(level: u16, text: &str) -> Vec<u8> {
-    let mut v = record(PARA_HEADER, level, &[0u8; 22]);
-    let mut t: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
-    t.extend_from_slice(&13u16.to_le_bytes());
-    v.extend(record(PARA_TEXT, level + 1, &t));
-    v
 }
 
 /// An uncompressed HWP 5.0 compound file with one section (version 3, 512-byte

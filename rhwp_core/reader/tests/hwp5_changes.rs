@@ -56,28 +56,15 @@ fn section(text: &str, ranges: &[(u32, u32, u32)]) -> Vec<u8> {
 
 /// An uncompressed HWP 5.0 file with `BodyText/Section0` and `ViewText/Section0`.
 fn file(flags: u32, body: &[u8], view: &[u8]) -> Vec<u8> {
-    use std::io::{Cursor, Write};
-    let mut cfb =
-        cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
-    let mut header = vec![0u8; 256];
-    header[..17].copy_from_slice(b"HWP Document File");
-    header[32..36].copy_from_slice(&0x0501_0100u32.to_le_bytes());
-    header[36..40].copy_from_slice(&flags.to_le_bytes());
-    for (path, data) in [
-        ("FileHeader", &header[..]),
-        ("DocInfo", &doc_info()[..]),
-        ("BodyText/Section0", body),
-        ("ViewText/Section0", view),
-    ] {
-        if let Some((dir, _)) = path.split_once('/') {
-            if !cfb.exists(dir) {
-                cfb.create_storage(dir).unwrap();
-            }
-        }
-        cfb.create_stream(path).unwrap().write_all(data).unwrap();
-    }
-    cfb.flush().unwrap();
-    cfb.into_inner().into_inner()
+    common::hwp_streams(
+        0x0501_0100,
+        flags,
+        &[
+            ("DocInfo", &doc_info()),
+            ("BodyText/Section0", body),
+            ("ViewText/Section0", view),
+        ],
+    )
 }
 
 fn first_paragraph(doc: &Document) -> &Paragraph {
@@ -192,5 +179,62 @@ fn corpus_document_with_tracked_changes_reads_its_view() {
         !doc.warnings.iter().any(|w| w.contains("tracked changes")),
         "{:?}",
         doc.warnings
+    );
+}
+
+#[test]
+fn tracked_changes_cost_in_proportion() {
+    // n units of "abc" deleted then "def" inserted: the body holds "def " n times.
+    common::assert_linear(
+        "tracked changes in one paragraph",
+        300,
+        |n| {
+            let ranges: Vec<(u32, u32, u32)> = (0..n as u32)
+                .flat_map(|k| {
+                    [
+                        (7 * k, 7 * k + 3, 0x1100_0001),
+                        (7 * k + 3, 7 * k + 6, 0x1000_0002),
+                    ]
+                })
+                .collect();
+            file(
+                TRACKED,
+                &section(&"def ".repeat(n), &[]),
+                &section(&"abcdef ".repeat(n), &ranges),
+            )
+        },
+        |doc| {
+            first_paragraph(doc)
+                .runs
+                .iter()
+                .filter(|r| r.change.as_ref().is_some_and(|c| c.kind == "deleted"))
+                .count()
+        },
+    );
+    common::assert_linear(
+        "tracked changes, one per paragraph",
+        300,
+        |n| {
+            let body: Vec<u8> = (0..n).flat_map(|_| section("def", &[])).collect();
+            let view: Vec<u8> = (0..n)
+                .flat_map(|_| section("abcdef", &[(0, 3, 0x1100_0001), (3, 6, 0x1000_0002)]))
+                .collect();
+            file(TRACKED, &body, &view)
+        },
+        |doc| {
+            doc.sections[0]
+                .blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Paragraph(p) => Some(p),
+                    _ => None,
+                })
+                .filter(|p| {
+                    p.runs
+                        .iter()
+                        .any(|r| r.change.as_ref().is_some_and(|c| c.kind == "deleted"))
+                })
+                .count()
+        },
     );
 }

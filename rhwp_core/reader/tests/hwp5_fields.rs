@@ -5,76 +5,17 @@ use rhwp_reader::model::{Block, Document, Field, FormControl};
 use rhwp_reader::{read, Options};
 
 mod common;
-use common::{record, utf16, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_TEXT, TABLE};
+use common::{
+    click_here_command, ctrl_char, field_ctrl, name_set, record, text_paragraph as paragraph,
+    utf16, wstring, CTRL_HEADER, LIST_HEADER, MEMO_LIST, TABLE,
+};
 
-const CTRL_DATA: u16 = 87;
 const FORM_OBJECT: u16 = 91;
-const MEMO_LIST: u16 = 93;
 const GUIDE: &str = "이곳을 마우스로 누르고 내용을 입력하세요.";
-
-/// An extended control character (8 units) naming control `id`.
-fn ctrl_char(code: u16, id: &[u8; 4]) -> Vec<u8> {
-    let mut v = code.to_le_bytes().to_vec();
-    v.extend_from_slice(&[id[3], id[2], id[1], id[0]]);
-    v.extend(std::iter::repeat_n(0u8, 8));
-    v.extend_from_slice(&code.to_le_bytes());
-    v
-}
 
 /// A field-end character (inline, 8 units).
 fn field_end() -> Vec<u8> {
     ctrl_char(4, b"%clk")
-}
-
-fn paragraph(level: u16, text: &[u8]) -> Vec<u8> {
-    let mut v = record(PARA_HEADER, level, &[0u8; 22]);
-    let mut t = text.to_vec();
-    t.extend_from_slice(&13u16.to_le_bytes());
-    v.extend(record(PARA_TEXT, level + 1, &t));
-    v
-}
-
-fn wstring(s: &str) -> Vec<u8> {
-    let mut v = (s.encode_utf16().count() as u16).to_le_bytes().to_vec();
-    v.extend(utf16(s));
-    v
-}
-
-/// A parameter set (id 0x21B) with the name item (0x4000, string).
-fn name_set(name: &str) -> Vec<u8> {
-    let mut v = vec![0x1b, 0x02, 1, 0, 0, 0, 0x00, 0x40, 1, 0];
-    v.extend(wstring(name));
-    v
-}
-
-/// A field's CTRL_HEADER (+ CTRL_DATA with its name) at `level`.
-fn field_ctrl(
-    level: u16,
-    id: &[u8; 4],
-    property: u32,
-    command: &str,
-    memo: u32,
-    name: Option<&str>,
-) -> Vec<u8> {
-    let mut d = vec![id[3], id[2], id[1], id[0]];
-    d.extend_from_slice(&property.to_le_bytes());
-    d.push(9);
-    d.extend(wstring(command));
-    d.extend_from_slice(&0x5bb8_40e1u32.to_le_bytes());
-    d.extend_from_slice(&memo.to_le_bytes());
-    let mut v = record(CTRL_HEADER, level, &d);
-    if let Some(name) = name {
-        v.extend(record(CTRL_DATA, level + 1, &name_set(name)));
-    }
-    v
-}
-
-fn click_here_command(guide: &str) -> String {
-    let inner = format!(
-        "Direction:wstring:{}:{guide} HelpState:wstring:0: ",
-        guide.encode_utf16().count()
-    );
-    format!("Clickhere:set:{}:{inner} ", inner.encode_utf16().count())
 }
 
 fn read_doc(sections: &[Vec<u8>]) -> Document {
@@ -652,4 +593,113 @@ impl CellNames for Document {
         }
         self.sections.iter().for_each(|s| walk(&s.blocks, names));
     }
+}
+
+// ---- work in proportion to the document (common::assert_linear) ----
+
+fn field_count(doc: &Document) -> usize {
+    all_fields(doc).iter().filter(|f| !f.continued).count()
+}
+
+#[test]
+fn fields_and_memos_cost_in_proportion() {
+    let hwp = |s: Vec<u8>| common::hwp_file(0, &[], &[&s]);
+    common::assert_linear(
+        "click-here fields, one per paragraph",
+        300,
+        |n| {
+            let mut s = Vec::new();
+            for i in 0..n {
+                let mut text = ctrl_char(3, b"%clk");
+                text.extend(utf16(&format!("값{i}")));
+                text.extend(field_end());
+                s.extend(paragraph(0, &text));
+                let name = format!("칸{i}");
+                s.extend(field_ctrl(
+                    1,
+                    b"%clk",
+                    1,
+                    &click_here_command(GUIDE),
+                    0,
+                    Some(&name),
+                ));
+            }
+            hwp(s)
+        },
+        field_count,
+    );
+    common::assert_linear(
+        "click-here fields in one paragraph",
+        300,
+        |n| {
+            let mut text = Vec::new();
+            for i in 0..n {
+                text.extend(ctrl_char(3, b"%clk"));
+                text.extend(utf16(&format!("값{i}")));
+                text.extend(field_end());
+            }
+            let mut s = paragraph(0, &text);
+            for i in 0..n {
+                let name = format!("칸{i}");
+                s.extend(field_ctrl(
+                    1,
+                    b"%clk",
+                    1,
+                    &click_here_command(GUIDE),
+                    0,
+                    Some(&name),
+                ));
+            }
+            hwp(s)
+        },
+        field_count,
+    );
+    common::assert_linear(
+        "one field over many paragraphs",
+        300,
+        |n| {
+            let mut first = ctrl_char(3, b"%clk");
+            first.extend(utf16("시작"));
+            let mut s = paragraph(0, &first);
+            s.extend(field_ctrl(
+                1,
+                b"%clk",
+                1,
+                &click_here_command(GUIDE),
+                0,
+                Some("긴"),
+            ));
+            for i in 1..n - 1 {
+                s.extend(paragraph(0, &utf16(&format!("이어지는 값 {i}"))));
+            }
+            let mut last = utf16("끝");
+            last.extend(field_end());
+            s.extend(paragraph(0, &last));
+            hwp(s)
+        },
+        |doc| all_fields(doc).len(),
+    );
+    common::assert_linear(
+        "memos",
+        300,
+        |n| {
+            let mut s = Vec::new();
+            for i in 0..n {
+                let mut text = ctrl_char(3, b"%%me");
+                text.extend(utf16(&format!("표시된 글 {i}")));
+                text.extend(ctrl_char(4, b"%%me"));
+                s.extend(paragraph(0, &text));
+                s.extend(field_ctrl(1, b"%%me", 0, "", i as u32 + 1, None));
+                s.extend(record(MEMO_LIST, 1, &(i as u32 + 1).to_le_bytes()));
+                s.extend(record(
+                    LIST_HEADER,
+                    1,
+                    &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                ));
+                s.extend(paragraph(1, &utf16(&format!("메모 {i}"))));
+            }
+            hwp(s)
+        },
+        |doc| doc.furniture.iter().filter(|f| f.kind == "memo").count(),
+    );
 }

@@ -7,16 +7,9 @@ use rhwp_reader::{read, text, ErrorCode, Limits, Options};
 
 mod common;
 use common::{
-    record, utf16, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG, PARA_TEXT, TABLE,
+    cell, ctrl_char, ctrl_header, record, utf16, LIST_HEADER, PARA_HEADER, PARA_LINE_SEG,
+    PARA_TEXT, TABLE,
 };
-
-fn ctrl_char(code: u16, id: &[u8; 4]) -> Vec<u8> {
-    let mut v = code.to_le_bytes().to_vec();
-    v.extend_from_slice(&[id[3], id[2], id[1], id[0]]);
-    v.extend(std::iter::repeat_n(0u8, 8));
-    v.extend_from_slice(&code.to_le_bytes());
-    v
-}
 
 fn para_header(level: u16, break_type: u8) -> Vec<u8> {
     let mut d = vec![0u8; 22];
@@ -40,22 +33,6 @@ fn paragraph(level: u16, text: &[u8], lines: &[(u32, i32)], break_type: u8) -> V
         }
         v.extend(record(PARA_LINE_SEG, level + 1, &segs));
     }
-    v
-}
-
-fn ctrl_header(level: u16, id: &[u8; 4], rest: &[u8]) -> Vec<u8> {
-    let mut d = vec![id[3], id[2], id[1], id[0]];
-    d.extend_from_slice(rest);
-    record(CTRL_HEADER, level, &d)
-}
-
-fn cell(level: u16, row: u16, col: u16, inner: Vec<u8>) -> Vec<u8> {
-    let mut d = vec![1, 0, 0, 0, 0, 0, 0, 0];
-    for x in [col, row, 1, 1] {
-        d.extend_from_slice(&x.to_le_bytes());
-    }
-    let mut v = record(LIST_HEADER, level, &d);
-    v.extend(inner);
     v
 }
 
@@ -434,4 +411,153 @@ fn overlapped_characters_are_read_from_their_control() {
     )
     .unwrap();
     assert_eq!(text::document_text(&doc, true), "제12조");
+}
+
+// ---- work in proportion to the document (common::assert_linear) ----
+
+fn body_paragraphs(doc: &rhwp_reader::Document) -> usize {
+    doc.sections
+        .iter()
+        .flat_map(|s| &s.blocks)
+        .filter(|b| matches!(b, Block::Paragraph(_)))
+        .count()
+}
+
+#[test]
+fn paragraphs_and_sections_cost_in_proportion() {
+    common::assert_linear(
+        "paragraphs",
+        400,
+        |n| {
+            let s: Vec<u8> = (0..n)
+                .flat_map(|i| common::text_paragraph(0, &utf16(&format!("{i}번째 문단의 내용"))))
+                .collect();
+            hwp(&[s], 0)
+        },
+        body_paragraphs,
+    );
+    common::assert_linear(
+        "sections",
+        100,
+        |n| {
+            let sections: Vec<Vec<u8>> = (0..n)
+                .map(|i| common::text_paragraph(0, &utf16(&format!("구역 {i}"))))
+                .collect();
+            hwp(&sections, 0)
+        },
+        |doc| doc.sections.len(),
+    );
+    common::assert_linear(
+        "one long paragraph",
+        400,
+        |n| {
+            hwp(
+                &[common::text_paragraph(
+                    0,
+                    &utf16(&"긴 문단의 한 문장. ".repeat(n)),
+                )],
+                0,
+            )
+        },
+        |doc| text::document_text(doc, false).matches("문장").count(),
+    );
+}
+
+/// A paragraph holding one table of `rows` rows and two columns.
+fn table_of(rows: usize) -> Vec<u8> {
+    let mut s = common::text_paragraph(0, &ctrl_char(11, b"tbl "));
+    s.extend(ctrl_header(1, b"tbl ", &[0; 40]));
+    let mut table = vec![0u8; 4];
+    table.extend_from_slice(&(rows as u16).to_le_bytes());
+    table.extend_from_slice(&2u16.to_le_bytes());
+    s.extend(record(TABLE, 2, &table));
+    for r in 0..rows as u16 {
+        for c in 0..2 {
+            s.extend(cell(
+                2,
+                r,
+                c,
+                common::text_paragraph(2, &utf16(&format!("칸{r}-{c}"))),
+            ));
+        }
+    }
+    s
+}
+
+#[test]
+fn tables_and_rows_cost_in_proportion() {
+    let tables = |doc: &rhwp_reader::Document| -> Vec<(u32, u32)> {
+        doc.sections[0]
+            .blocks
+            .iter()
+            .filter_map(|b| match b {
+                Block::Table(t) => Some((t.rows, t.cols)),
+                _ => None,
+            })
+            .collect()
+    };
+    common::assert_linear(
+        "table rows",
+        400,
+        |n| hwp(&[table_of(n)], 0),
+        |doc| tables(doc)[0].0 as usize,
+    );
+    common::assert_linear(
+        "tables",
+        200,
+        |n| hwp(&[(0..n).flat_map(|_| table_of(2)).collect()], 0),
+        |doc| tables(doc).len(),
+    );
+}
+
+#[test]
+fn notes_and_links_cost_in_proportion() {
+    common::assert_linear(
+        "footnotes in one paragraph",
+        300,
+        |n| {
+            let mut text = Vec::new();
+            for i in 0..n {
+                text.extend(utf16(&format!("본문{i}")));
+                text.extend(ctrl_char(17, b"fn  "));
+            }
+            let mut s = common::text_paragraph(0, &text);
+            for i in 0..n {
+                s.extend(ctrl_header(1, b"fn  ", &(i as u32 + 1).to_le_bytes()));
+                s.extend(record(LIST_HEADER, 2, &[1, 0, 0, 0, 0, 0, 0, 0]));
+                s.extend(common::text_paragraph(2, &utf16(&format!("각주 {i}"))));
+            }
+            hwp(&[s], 0)
+        },
+        |doc| {
+            doc.furniture
+                .iter()
+                .filter(|f| f.kind == "footnote")
+                .count()
+        },
+    );
+    common::assert_linear(
+        "hyperlinks in one paragraph",
+        300,
+        |n| {
+            let mut text = Vec::new();
+            for i in 0..n {
+                text.extend(ctrl_char(3, b"%hlk"));
+                text.extend(utf16(&format!("링크{i}")));
+                text.extend(ctrl_char(4, b"%hlk"));
+                text.extend(utf16(" "));
+            }
+            let mut s = common::text_paragraph(0, &text);
+            for i in 0..n {
+                let mut command = vec![0u8; 5];
+                command.extend(common::wstring(&format!("http\\://example.com/{i};1;0;0;")));
+                s.extend(ctrl_header(1, b"%hlk", &command));
+            }
+            hwp(&[s], 0)
+        },
+        |doc| match &doc.sections[0].blocks[0] {
+            Block::Paragraph(p) => p.runs.iter().filter(|r| r.link.is_some()).count(),
+            _ => 0,
+        },
+    );
 }

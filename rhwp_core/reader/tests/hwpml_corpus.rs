@@ -404,3 +404,65 @@ fn corpus_documents_equal_their_twins() {
         assert_eq!(ours, theirs, "{stem}");
     }
 }
+
+/// HWPML repeated structures (common::assert_linear): the renaming layer and the section
+/// reader it feeds cost in proportion to the elements, whatever repeats.
+#[test]
+fn repeated_structures_cost_in_proportion() {
+    let para = |text: &str| format!("<P><TEXT><CHAR>{text}</CHAR></TEXT></P>");
+    let doc = |body: String| hml("", &body, "").into_bytes();
+    common::assert_linear(
+        "HWPML paragraphs",
+        400,
+        |n| doc((0..n).map(|i| para(&format!("문단 {i}"))).collect()),
+        |d| d.sections[0].blocks.len(),
+    );
+    common::assert_linear(
+        "HWPML table rows",
+        300,
+        |n| {
+            let rows: String = (0..n)
+                .map(|r| {
+                    format!("<ROW><CELL ColAddr=\"0\" RowAddr=\"{r}\"><PARALIST>{}</PARALIST></CELL><CELL ColAddr=\"1\" RowAddr=\"{r}\"><PARALIST>{}</PARALIST></CELL></ROW>", para("가"), para("나"))
+                })
+                .collect();
+            doc(format!(
+                "<P><TEXT><TABLE RowCount=\"{n}\" ColCount=\"2\">{rows}</TABLE></TEXT></P>"
+            ))
+        },
+        |d| match &d.sections[0].blocks[0] {
+            Block::Table(t) => t.rows as usize,
+            _ => 0,
+        },
+    );
+    common::assert_linear(
+        "HWPML footnotes and links in one paragraph",
+        300,
+        |n| {
+            let inner: String = (0..n)
+                .map(|i| format!("<CHAR>본문{i}</CHAR><FOOTNOTE><PARALIST>{}</PARALIST></FOOTNOTE><FIELDBEGIN Type=\"Hyperlink\" Command=\"https\\://example.com/{i};1;0;0\" InstId=\"{i}\"/><CHAR>링크</CHAR><FIELDEND Type=\"Hyperlink\"/>", para(&format!("각주 {i}"))))
+                .collect();
+            doc(format!("<P><TEXT>{inner}</TEXT></P>"))
+        },
+        |d| d.furniture.iter().filter(|f| f.kind == "footnote").count(),
+    );
+    common::assert_linear(
+        "HWPML click-here fields",
+        300,
+        |n| {
+            doc((0..n)
+                .map(|i| format!("<P><TEXT><FIELDBEGIN Type=\"ClickHere\" Name=\"칸{i}\" InstId=\"{i}\" Editable=\"true\"/><CHAR>값{i}</CHAR><FIELDEND Type=\"ClickHere\"/></TEXT></P>"))
+                .collect())
+        },
+        |d| {
+            d.sections[0]
+                .blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Paragraph(p) => Some(p.fields.len()),
+                    _ => None,
+                })
+                .sum()
+        },
+    );
+}

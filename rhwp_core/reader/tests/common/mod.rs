@@ -66,6 +66,8 @@ pub const PARA_LINE_SEG: u16 = 69;
 pub const CTRL_HEADER: u16 = 71;
 pub const LIST_HEADER: u16 = 72;
 pub const TABLE: u16 = 77;
+pub const CTRL_DATA: u16 = 87;
+pub const MEMO_LIST: u16 = 93;
 
 /// One record: header (tag, level, size; 0xFFF + u32 for large ones) and data.
 pub fn record(tag: u16, level: u16, data: &[u8]) -> Vec<u8> {
@@ -88,28 +90,200 @@ pub fn utf16(s: &str) -> Vec<u8> {
 /// `DocInfo` and `BodyText/Section0..` holding the given bytes as they are (deflate them first
 /// for a compressed file).
 pub fn hwp_file(flags: u32, doc_info: &[u8], sections: &[&[u8]]) -> Vec<u8> {
+    let names: Vec<String> = (0..sections.len())
+        .map(|i| format!("BodyText/Section{i}"))
+        .collect();
+    let mut streams: Vec<(&str, &[u8])> = vec![("DocInfo", doc_info)];
+    streams.extend(
+        names
+            .iter()
+            .map(String::as_str)
+            .zip(sections.iter().copied()),
+    );
+    hwp_streams(0x0500_0304, flags, &streams)
+}
+
+/// An HWP 5.0 compound file of `version` whose `FileHeader` has the given property flags, with
+/// the given streams (`DocInfo`, `BodyText/Section0`, `ViewText/Section0`...) and an empty
+/// `BodyText` storage when no section is given.
+pub fn hwp_streams(version: u32, flags: u32, streams: &[(&str, &[u8])]) -> Vec<u8> {
     use std::io::{Cursor, Write};
     let mut cfb =
         cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new())).unwrap();
     let mut header = vec![0u8; 256];
     header[..17].copy_from_slice(b"HWP Document File");
-    header[32..36].copy_from_slice(&0x0500_0304u32.to_le_bytes());
+    header[32..36].copy_from_slice(&version.to_le_bytes());
     header[36..40].copy_from_slice(&flags.to_le_bytes());
     cfb.create_stream("FileHeader")
         .unwrap()
         .write_all(&header)
         .unwrap();
-    cfb.create_stream("DocInfo")
-        .unwrap()
-        .write_all(doc_info)
-        .unwrap();
     cfb.create_storage("BodyText").unwrap();
-    for (i, section) in sections.iter().enumerate() {
-        cfb.create_stream(format!("BodyText/Section{i}"))
-            .unwrap()
-            .write_all(section)
-            .unwrap();
+    for (path, data) in streams {
+        if let Some((dir, _)) = path.split_once('/') {
+            if !cfb.exists(dir) {
+                cfb.create_storage(dir).unwrap();
+            }
+        }
+        cfb.create_stream(path).unwrap().write_all(data).unwrap();
     }
     cfb.flush().unwrap();
     cfb.into_inner().into_inner()
+}
+
+/// An extended control character (8 UTF-16 units) naming control `id`.
+pub fn ctrl_char(code: u16, id: &[u8; 4]) -> Vec<u8> {
+    let mut v = code.to_le_bytes().to_vec();
+    v.extend_from_slice(&[id[3], id[2], id[1], id[0]]);
+    v.extend(std::iter::repeat_n(0u8, 8));
+    v.extend_from_slice(&code.to_le_bytes());
+    v
+}
+
+/// A control's CTRL_HEADER at `level`: its id (stored reversed) then `rest`.
+pub fn ctrl_header(level: u16, id: &[u8; 4], rest: &[u8]) -> Vec<u8> {
+    let mut d = vec![id[3], id[2], id[1], id[0]];
+    d.extend_from_slice(rest);
+    record(CTRL_HEADER, level, &d)
+}
+
+/// A paragraph at `level` holding `text` (UTF-16 bytes, control characters included) and its end.
+pub fn text_paragraph(level: u16, text: &[u8]) -> Vec<u8> {
+    let mut v = record(PARA_HEADER, level, &[0u8; 22]);
+    let mut t = text.to_vec();
+    t.extend_from_slice(&13u16.to_le_bytes());
+    v.extend(record(PARA_TEXT, level + 1, &t));
+    v
+}
+
+/// A length-prefixed (u16 units) UTF-16 string.
+pub fn wstring(s: &str) -> Vec<u8> {
+    let mut v = (s.encode_utf16().count() as u16).to_le_bytes().to_vec();
+    v.extend(utf16(s));
+    v
+}
+
+/// A table cell's LIST_HEADER (one row and column wide) at `level`, then its paragraphs.
+pub fn cell(level: u16, row: u16, col: u16, inner: Vec<u8>) -> Vec<u8> {
+    let mut d = vec![1, 0, 0, 0, 0, 0, 0, 0];
+    for x in [col, row, 1, 1] {
+        d.extend_from_slice(&x.to_le_bytes());
+    }
+    let mut v = record(LIST_HEADER, level, &d);
+    v.extend(inner);
+    v
+}
+
+/// A parameter set (id 0x21B) with the name item (0x4000, string).
+pub fn name_set(name: &str) -> Vec<u8> {
+    let mut v = vec![0x1b, 0x02, 1, 0, 0, 0, 0x00, 0x40, 1, 0];
+    v.extend(wstring(name));
+    v
+}
+
+/// A field's CTRL_HEADER (+ CTRL_DATA with its name) at `level`.
+pub fn field_ctrl(
+    level: u16,
+    id: &[u8; 4],
+    property: u32,
+    command: &str,
+    memo: u32,
+    name: Option<&str>,
+) -> Vec<u8> {
+    let mut d = vec![id[3], id[2], id[1], id[0]];
+    d.extend_from_slice(&property.to_le_bytes());
+    d.push(9);
+    d.extend(wstring(command));
+    d.extend_from_slice(&0x5bb8_40e1u32.to_le_bytes());
+    d.extend_from_slice(&memo.to_le_bytes());
+    let mut v = record(CTRL_HEADER, level, &d);
+    if let Some(name) = name {
+        v.extend(record(CTRL_DATA, level + 1, &name_set(name)));
+    }
+    v
+}
+
+/// A click-here field's command, with its guide as `Direction`.
+pub fn click_here_command(guide: &str) -> String {
+    let inner = format!(
+        "Direction:wstring:{}:{guide} HelpState:wstring:0: ",
+        guide.encode_utf16().count()
+    );
+    format!("Clickhere:set:{}:{inner} ", inner.encode_utf16().count())
+}
+
+/// Work in proportion to the document: `build(n)` makes a file holding one structure repeated
+/// `n` times (`count` reads back how many the reader saw, which must be `n`); reading it and
+/// every view a tool renders (text, summary, heading levels, outline, Markdown, HTML, the model
+/// as JSON) must cost far less than 64× the time at 8× the size, where a pass that compares the
+/// repeated structures pairwise lands (five such denial-of-service paths were found by hand).
+/// A complexity check, not a benchmark: best of three, a loose bound, a debug build's times.
+pub fn assert_linear(
+    name: &str,
+    base: usize,
+    build: impl Fn(usize) -> Vec<u8>,
+    count: impl Fn(&rhwp_reader::Document) -> usize,
+) {
+    use rhwp_reader::{read, summary, text, views, Options};
+    use std::time::Instant;
+    const GROWTH: usize = 8;
+    // Linear work gives about 8×, quadratic about 64×.
+    const MAX_GROWTH: f64 = 24.0;
+    type Op = fn(&rhwp_reader::Document) -> usize;
+    let ops: [(&str, Op); 7] = [
+        ("text", |d| text::document_text(d, true).len()),
+        ("summary", |d| summary::summarize(d).paragraphs as usize),
+        ("heading levels", |d| views::heading_levels(d).len()),
+        ("outline", |d| views::outline_headings(d).len()),
+        ("markdown", |d| {
+            views::render_markdown_with_levels(d, true, &views::heading_levels(d))
+                .0
+                .len()
+        }),
+        ("html", |d| {
+            views::render_html_with_levels(d, true, true, &views::heading_levels(d)).len()
+        }),
+        ("json", |d| serde_json::to_string(d).unwrap().len()),
+    ];
+    let timings = |n: usize| -> Vec<(&str, f64)> {
+        let bytes = build(n);
+        let doc = read(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            count(&doc),
+            n,
+            "{name}: the reader saw another count than was built"
+        );
+        let best = |work: &dyn Fn() -> usize| -> f64 {
+            (0..3)
+                .map(|_| {
+                    let started = Instant::now();
+                    std::hint::black_box(work());
+                    started.elapsed().as_secs_f64()
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut out = vec![(
+            "read",
+            best(&|| read(&bytes, &Options::default()).unwrap().sections.len()),
+        )];
+        out.extend(ops.iter().map(|(op, f)| (*op, best(&|| f(&doc)))));
+        out
+    };
+    let small = timings(base);
+    let large = timings(base * GROWTH);
+    for ((op, s), (_, l)) in small.iter().zip(&large) {
+        // Below a few milliseconds the slope is noise, not where a blow-up hides.
+        let growth = l / s.max(1e-3);
+        eprintln!(
+            "{name} {op}: {:.1} ms → {:.1} ms (×{growth:.1})",
+            s * 1e3,
+            l * 1e3
+        );
+        assert!(
+            *l < 0.01 || growth < MAX_GROWTH,
+            "{name} {op}: {GROWTH}× the input took ×{growth:.1} the time ({:.1} ms → {:.1} ms)",
+            s * 1e3,
+            l * 1e3
+        );
+    }
 }
