@@ -301,10 +301,19 @@ def test_eight_times_the_structure_costs_about_eight_times_the_work(name: str) -
     pytest.importorskip("rhwp_mcp_tools_search")
     small = timings(name, BASE)
     large = timings(name, BASE * GROWTH)
-    # Below a millisecond the slope is noise; such an operation is not where a blow-up hides.
-    slow = {op: large[op] / max(small[op], 1e-3) for op in large if large[op] > 0.02}
-    worst = {op: round(g, 1) for op, g in slow.items() if g > MAX_GROWTH}
+    if _over(small, large):
+        # The machine is shared with other tests: measure once more; a real blow-up is over again.
+        small_again, large_again = timings(name, BASE), timings(name, BASE * GROWTH)
+        small = {op: min(t, small_again[op]) for op, t in small.items()}
+        large = {op: min(t, large_again[op]) for op, t in large.items()}
+    worst = _over(small, large)
     assert not worst, f"{name}: {GROWTH}× the input cost {worst}× the time (small {small}, large {large})"
+
+
+def _over(small: dict[str, float], large: dict[str, float]) -> dict[str, float]:
+    # Below 20 ms the slope is noise; such an operation is not where a blow-up hides.
+    growth = {op: large[op] / max(small[op], 1e-3) for op in large if large[op] > 0.02}
+    return {op: round(g, 1) for op, g in growth.items() if g > MAX_GROWTH}
 
 
 if __name__ == "__main__":

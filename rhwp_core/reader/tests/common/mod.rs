@@ -269,21 +269,47 @@ pub fn assert_linear(
         out.extend(ops.iter().map(|(op, f)| (*op, best(&|| f(&doc)))));
         out
     };
-    let small = timings(base);
-    let large = timings(base * GROWTH);
-    for ((op, s), (_, l)) in small.iter().zip(&large) {
-        // Below a few milliseconds the slope is noise, not where a blow-up hides.
-        let growth = l / s.max(1e-3);
+    let growths = |small: &[(&str, f64)], large: &[(&str, f64)]| -> Vec<(String, f64, f64)> {
+        small
+            .iter()
+            .zip(large)
+            .map(|((op, s), (_, l))| (op.to_string(), *s, *l))
+            .collect()
+    };
+    // Below 10 ms the slope is noise, not where a blow-up hides; the other tests share the
+    // machine, so a run over the bound is measured once more (a real blow-up is over it again).
+    let over = |rows: &[(String, f64, f64)]| -> Vec<String> {
+        rows.iter()
+            .filter(|(_, s, l)| *l >= 0.01 && l / s.max(1e-3) >= MAX_GROWTH)
+            .map(|(op, s, l)| {
+                format!(
+                    "{op}: ×{:.1} ({:.1} ms → {:.1} ms)",
+                    l / s.max(1e-3),
+                    s * 1e3,
+                    l * 1e3
+                )
+            })
+            .collect()
+    };
+    let mut rows = growths(&timings(base), &timings(base * GROWTH));
+    if !over(&rows).is_empty() {
+        let again = growths(&timings(base), &timings(base * GROWTH));
+        for (row, second) in rows.iter_mut().zip(again) {
+            row.1 = row.1.min(second.1);
+            row.2 = row.2.min(second.2);
+        }
+    }
+    for (op, s, l) in &rows {
         eprintln!(
-            "{name} {op}: {:.1} ms → {:.1} ms (×{growth:.1})",
+            "{name} {op}: {:.1} ms → {:.1} ms (×{:.1})",
             s * 1e3,
-            l * 1e3
-        );
-        assert!(
-            *l < 0.01 || growth < MAX_GROWTH,
-            "{name} {op}: {GROWTH}× the input took ×{growth:.1} the time ({:.1} ms → {:.1} ms)",
-            s * 1e3,
-            l * 1e3
+            l * 1e3,
+            l / s.max(1e-3)
         );
     }
+    let failed = over(&rows);
+    assert!(
+        failed.is_empty(),
+        "{name}: {GROWTH}× the input cost {failed:?}"
+    );
 }
