@@ -466,3 +466,77 @@ fn repeated_structures_cost_in_proportion() {
         },
     );
 }
+
+/// HWPML's form controls carry their name on a `FORMOBJECT` child and a button's caption, state
+/// and radio group on a `BUTTONSET` child (HWPML spec §5.8), an edit box's text in `EDITTEXT`,
+/// a combo box's shown text in `Text`; a named cell is a form field; master pages (바탕쪽,
+/// §5.2.6-7) decorate pages and are not the document's text (as in HWPX and HWP 5.0).
+#[test]
+fn form_controls_named_cells_and_master_pages() {
+    let body = "<P><TEXT><SECDEF><PAGEDEF Width=\"59528\" Height=\"84188\"/>\
+        <MASTERPAGE Type=\"Both\"><PARALIST><P><TEXT><CHAR>바탕쪽 글</CHAR></TEXT></P></PARALIST></MASTERPAGE>\
+        <EXT_MASTERPAGE Type=\"LastPage\"><PARALIST><P><TEXT><CHAR>마지막쪽 글</CHAR></TEXT></P></PARALIST></EXT_MASTERPAGE></SECDEF>\
+        <CHAR>신청서</CHAR>\
+        <CHECKBUTTON><SHAPEOBJECT/><FORMOBJECT Name=\"agree\"/><BUTTONSET Caption=\"동의합니다\" Value=\"Checked\"/></CHECKBUTTON>\
+        <RADIOBUTTON><FORMOBJECT Name=\"r1\"/><BUTTONSET Caption=\"남\" Value=\"Unchecked\" RadioGroupName=\"성별\"/></RADIOBUTTON>\
+        <EDIT MultiLine=\"false\"><FORMOBJECT Name=\"이름칸\"/><EDITTEXT>홍길동</EDITTEXT></EDIT>\
+        <COMBOBOX Text=\"서울\"><FORMOBJECT Name=\"지역\"/></COMBOBOX>\
+        <SCROLLBAR Value=\"30\" Min=\"0\" Max=\"100\"><FORMOBJECT Name=\"s\"/></SCROLLBAR>\
+        </TEXT></P><P><TEXT><TABLE RowCount=\"1\" ColCount=\"1\"><ROW><CELL Name=\"성명\" ColAddr=\"0\" RowAddr=\"0\">\
+        <PARALIST><P><TEXT><CHAR>홍길동</CHAR></TEXT></P></PARALIST></CELL></ROW></TABLE></TEXT></P>";
+    let doc = read(hml("", body, "").as_bytes(), &strict()).unwrap();
+    let text = document_text(&doc, true);
+    assert!(
+        !text.contains("바탕쪽") && !text.contains("마지막쪽"),
+        "{text:?}"
+    );
+    let forms: Vec<_> = doc.sections[0]
+        .blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::FormControl(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let seen: Vec<_> = forms
+        .iter()
+        .map(|f| {
+            (
+                f.control.as_str(),
+                f.name.as_deref(),
+                f.caption.as_deref(),
+                f.value.as_deref(),
+                f.checked,
+                f.group.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (
+                "checkbox",
+                Some("agree"),
+                Some("동의합니다"),
+                None,
+                Some(true),
+                None
+            ),
+            (
+                "radio",
+                Some("r1"),
+                Some("남"),
+                None,
+                Some(false),
+                Some("성별")
+            ),
+            ("edit", Some("이름칸"), None, Some("홍길동"), None, None),
+            ("combo_box", Some("지역"), None, Some("서울"), None, None),
+            ("scroll_bar", Some("s"), None, Some("30"), None, None),
+        ]
+    );
+    let Some(Block::Table(t)) = doc.sections[0].blocks.last() else {
+        panic!("a table last: {:?}", doc.sections[0].blocks)
+    };
+    assert_eq!(t.cells[0].field_name.as_deref(), Some("성명"));
+}

@@ -99,10 +99,13 @@ fn owpml(name: &str) -> Option<(&'static str, Renames)> {
         "BUTTON" => ("btn", &[("Caption", "caption", AsIs)]),
         "RADIOBUTTON" => ("radioBtn", &[("Caption", "caption", AsIs)]),
         "CHECKBUTTON" => ("checkBtn", &[("Caption", "caption", AsIs)]),
-        "COMBOBOX" => ("comboBox", &[("SelectedValue", "selectedValue", AsIs)]),
-        "LISTBOX" => ("listBox", &[("SelectedValue", "selectedValue", AsIs)]),
+        // The text a combo or list box shows (its selection) is its `Text`.
+        "COMBOBOX" => ("comboBox", &[("Text", "selectedValue", AsIs)]),
+        "LISTBOX" => ("listBox", &[("Text", "selectedValue", AsIs)]),
         "EDIT" => ("edit", &[]),
-        "SCROLLBAR" => ("scrollBar", &[]),
+        // An edit box's text, as OWPML's `text` child holds it.
+        "EDITTEXT" => ("text", &[]),
+        "SCROLLBAR" => ("scrollBar", &[("Value", "value", AsIs)]),
         "HEADER" => ("header", &[("ApplyPageType", "applyPageType", Enum)]),
         "FOOTER" => ("footer", &[("ApplyPageType", "applyPageType", Enum)]),
         "FOOTNOTE" => ("footNote", &[("Number", "number", AsIs)]),
@@ -172,6 +175,12 @@ fn skipped(name: &str) -> bool {
             | "INSIDEMARGIN"
             | "TEXTMARGIN"
             | "CELLZONELIST"
+            // Master pages (바탕쪽) decorate every page; like HWPX's master-page parts and HWP
+            // 5.0's, their text is not the document's.
+            | "MASTERPAGE"
+            | "EXT_MASTERPAGE"
+            // Index marks' keywords are not shown where they sit.
+            | "INDEXMARK"
     )
 }
 
@@ -216,7 +225,13 @@ impl Translator<'_> {
         match name {
             "FIELDBEGIN" => return self.field_begin(e, depth),
             "CELL" => {
-                let flow = self.hand_over("tc", &[("Header", "header", AsIs)], e, depth)?;
+                // A named cell (`Name`) is a form's field, as OWPML's `tc name`.
+                let flow = self.hand_over(
+                    "tc",
+                    &[("Header", "header", AsIs), ("Name", "name", AsIs)],
+                    e,
+                    depth,
+                )?;
                 // OWPML gives the address and span as children of the cell.
                 self.hand_over(
                     "cellAddr",
@@ -233,6 +248,12 @@ impl Translator<'_> {
                 )?;
                 self.builder.close(depth + 1);
                 return Ok(flow);
+            }
+            // A form control's name (FORMOBJECT) and a button's caption, state and radio group
+            // (BUTTONSET) are children here, attributes of the control in OWPML.
+            "FORMOBJECT" | "BUTTONSET" => {
+                self.form_details(name, e);
+                return Ok(Flow::Continue);
             }
             _ => {}
         }
@@ -280,6 +301,24 @@ impl Translator<'_> {
         Ok(flow)
     }
 
+    fn form_details(&mut self, name: &str, e: &Tag<'_, '_>) {
+        const FORM_OBJECT: Renames = &[("Name", "name", AsIs)];
+        const BUTTON_SET: Renames = &[
+            ("Caption", "caption", AsIs),
+            ("Value", "value", Enum),
+            ("RadioGroupName", "radioGroupName", AsIs),
+        ];
+        let renames = if name == "FORMOBJECT" {
+            FORM_OBJECT
+        } else {
+            BUTTON_SET
+        };
+        self.restate("details", renames, e);
+        if let Some((_, tag)) = start_tag(self.tag.as_bytes()) {
+            self.builder.form_details(&tag);
+        }
+    }
+
     fn hand_over(
         &mut self,
         owpml_name: &str,
@@ -287,6 +326,12 @@ impl Translator<'_> {
         e: &Tag<'_, '_>,
         depth: u32,
     ) -> Result<Flow> {
+        self.restate(owpml_name, renames, e);
+        self.open_tag(owpml_name, depth)
+    }
+
+    /// `self.tag` := an empty OWPML element `owpml_name` with `e`'s attributes renamed.
+    fn restate(&mut self, owpml_name: &str, renames: Renames, e: &Tag<'_, '_>) {
         self.tag.clear();
         self.tag.push('<');
         self.tag.push_str(owpml_name);
@@ -317,7 +362,6 @@ impl Translator<'_> {
             self.tag.push('"');
         }
         self.tag.push_str("/>");
-        self.open_tag(owpml_name, depth)
     }
 
     fn open_tag(&mut self, owpml_name: &str, depth: u32) -> Result<Flow> {

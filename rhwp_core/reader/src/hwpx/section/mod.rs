@@ -249,6 +249,13 @@ impl<'a> SectionBuilder<'a> {
         self.parser.text(t);
     }
 
+    /// More of the form control being read, spelled as OWPML spells it on the control's own
+    /// element (`name`, `caption`, `value`, `radioGroupName`, `selectedValue`): HWPML gives them
+    /// on the control's `FORMOBJECT` and `BUTTONSET` children instead. What is already known stays.
+    pub fn form_details(&mut self, details: &Tag<'_, '_>) {
+        self.parser.form_details(details);
+    }
+
     pub fn finish(self) -> SectionOutput {
         self.parser.finish()
     }

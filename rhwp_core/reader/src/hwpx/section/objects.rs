@@ -80,7 +80,7 @@ fn form_control(name: &str) -> Option<&'static str> {
 /// a `caption` and a `value` (`CHECKED`, `UNCHECKED`, `INDETERMINATE`), radio buttons a
 /// `radioGroupName`; combo and list boxes a `selectedValue`; scroll bars a numeric `value`.
 /// An edit box's text (`text`) and a combo or list box's items (`listItem`) are children.
-fn read_form_control(control: &'static str, e: &Tag<'_, '_>) -> FormControl {
+fn read_form_control(control: &str, e: &Tag<'_, '_>) -> FormControl {
     let [name, caption, value, group, selected] = attrs(
         e,
         [
@@ -142,6 +142,24 @@ impl Parser<'_> {
         if let Some(Frame::Object(o)) = self.top() {
             if matches!(o.kind, ObjectKind::Form(_)) {
                 self.push(depth, Frame::Capture(Capture::FormText, String::new()));
+            }
+        }
+    }
+
+    /// Details of the open form control given apart from its element (see
+    /// `SectionBuilder::form_details`): each fills what the control's own element left unset.
+    pub(super) fn form_details(&mut self, e: &Tag<'_, '_>) {
+        if let Some(Frame::Object(o)) = self.top() {
+            if let ObjectKind::Form(form) = &mut o.kind {
+                let more = read_form_control(&form.control, e);
+                form.name = form.name.take().or(more.name);
+                form.caption = form.caption.take().or(more.caption);
+                form.value = form.value.take().or(more.value);
+                form.group = form.group.take().or(more.group);
+                // A button's state is its `value`: where the details carry one, it decides.
+                if form.checked.is_some() && attr(e, "value").is_some() {
+                    form.checked = more.checked;
+                }
             }
         }
     }
