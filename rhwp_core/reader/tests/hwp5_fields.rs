@@ -280,27 +280,7 @@ fn form_objects_of_every_kind() {
             _ => None,
         })
         .collect();
-    type Row<'a> = (
-        &'a str,
-        Option<&'a str>,
-        Option<&'a str>,
-        Option<&'a str>,
-        Option<bool>,
-        Option<&'a str>,
-    );
-    let got: Vec<Row> = forms
-        .iter()
-        .map(|f| {
-            (
-                f.control.as_str(),
-                f.name.as_deref(),
-                f.caption.as_deref(),
-                f.value.as_deref(),
-                f.checked,
-                f.group.as_deref(),
-            )
-        })
-        .collect();
+    let got = common::form_rows(&doc.sections[0].blocks);
     assert_eq!(
         got,
         vec![
@@ -604,25 +584,25 @@ fn field_count(doc: &Document) -> usize {
 #[test]
 fn fields_and_memos_cost_in_proportion() {
     let hwp = |s: Vec<u8>| common::hwp_file(0, &[], &[&s]);
+    // Field i's characters (begin, value, end) and its control record.
+    let field_text = |i: usize| {
+        let mut text = ctrl_char(3, b"%clk");
+        text.extend(utf16(&format!("값{i}")));
+        text.extend(field_end());
+        text
+    };
+    let field_record = |i: usize| {
+        let name = format!("칸{i}");
+        field_ctrl(1, b"%clk", 1, &click_here_command(GUIDE), 0, Some(&name))
+    };
     common::assert_linear(
         "click-here fields, one per paragraph",
         300,
         |n| {
             let mut s = Vec::new();
             for i in 0..n {
-                let mut text = ctrl_char(3, b"%clk");
-                text.extend(utf16(&format!("값{i}")));
-                text.extend(field_end());
-                s.extend(paragraph(0, &text));
-                let name = format!("칸{i}");
-                s.extend(field_ctrl(
-                    1,
-                    b"%clk",
-                    1,
-                    &click_here_command(GUIDE),
-                    0,
-                    Some(&name),
-                ));
+                s.extend(paragraph(0, &field_text(i)));
+                s.extend(field_record(i));
             }
             hwp(s)
         },
@@ -632,24 +612,9 @@ fn fields_and_memos_cost_in_proportion() {
         "click-here fields in one paragraph",
         300,
         |n| {
-            let mut text = Vec::new();
-            for i in 0..n {
-                text.extend(ctrl_char(3, b"%clk"));
-                text.extend(utf16(&format!("값{i}")));
-                text.extend(field_end());
-            }
+            let text: Vec<u8> = (0..n).flat_map(field_text).collect();
             let mut s = paragraph(0, &text);
-            for i in 0..n {
-                let name = format!("칸{i}");
-                s.extend(field_ctrl(
-                    1,
-                    b"%clk",
-                    1,
-                    &click_here_command(GUIDE),
-                    0,
-                    Some(&name),
-                ));
-            }
+            s.extend((0..n).flat_map(field_record));
             hwp(s)
         },
         field_count,

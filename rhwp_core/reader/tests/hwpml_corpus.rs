@@ -490,27 +490,7 @@ fn form_controls_named_cells_and_master_pages() {
         !text.contains("바탕쪽") && !text.contains("마지막쪽"),
         "{text:?}"
     );
-    let forms: Vec<_> = doc.sections[0]
-        .blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::FormControl(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    let seen: Vec<_> = forms
-        .iter()
-        .map(|f| {
-            (
-                f.control.as_str(),
-                f.name.as_deref(),
-                f.caption.as_deref(),
-                f.value.as_deref(),
-                f.checked,
-                f.group.as_deref(),
-            )
-        })
-        .collect();
+    let seen = common::form_rows(&doc.sections[0].blocks);
     assert_eq!(
         seen,
         [

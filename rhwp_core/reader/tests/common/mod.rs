@@ -313,3 +313,31 @@ pub fn assert_linear(
         "{name}: {GROWTH}× the input cost {failed:?}"
     );
 }
+
+/// A form control as the tests compare it: (control, name, caption, value, checked, group).
+pub type FormRow<'a> = (
+    &'a str,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<bool>,
+    Option<&'a str>,
+);
+
+/// The form controls among `blocks` (top level), as rows.
+pub fn form_rows(blocks: &[rhwp_reader::model::Block]) -> Vec<FormRow<'_>> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            rhwp_reader::model::Block::FormControl(f) => Some((
+                f.control.as_str(),
+                f.name.as_deref(),
+                f.caption.as_deref(),
+                f.value.as_deref(),
+                f.checked,
+                f.group.as_deref(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
