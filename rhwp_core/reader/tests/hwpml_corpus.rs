@@ -115,6 +115,20 @@ fn fixtures_read_strictly_as_hwpml() {
     assert!(bold, "CHARSHAPE 5 is bold");
     assert_eq!(doc.bin_data.len(), 1);
     assert_eq!(doc.bin_data[0].name, "BIN0001.OLE");
+    // DOCSUMMARY: its DATE ("2013년 10월 6일 일요일 오후 08:47:57") as ISO local time.
+    let m = &doc.metadata;
+    assert_eq!(
+        (
+            m.title.as_deref(),
+            m.author.as_deref(),
+            m.created.as_deref()
+        ),
+        (
+            Some("테스트 문서"),
+            Some("JiminP"),
+            Some("2013-10-06T20:47:57")
+        )
+    );
     // Inline characters.
     let doc = read_path(&dir.join("nodehwp-text-text-2.hml"), &strict()).unwrap();
     let text = document_text(&doc, true);

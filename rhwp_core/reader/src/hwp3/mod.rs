@@ -225,38 +225,12 @@ fn summary(raw: &[u8]) -> Metadata {
         keywords: join(4..6),
         comments: join(6..9),
         last_saved_by: None,
-        created: date.as_deref().and_then(korean_date).or(date),
+        created: date
+            .as_deref()
+            .and_then(crate::summary::korean_date)
+            .or(date),
         modified: None,
     }
-}
-
-/// "2001년 10월 11일 목요일, 20시 48분" → "2001-10-11T20:48:00" (local time, as written).
-fn korean_date(s: &str) -> Option<String> {
-    let mut nums = Vec::new();
-    let mut cur = String::new();
-    for ch in s.chars() {
-        if ch.is_ascii_digit() {
-            cur.push(ch);
-        } else if !cur.is_empty() {
-            nums.push(cur.parse::<u32>().ok()?);
-            cur.clear();
-        }
-    }
-    if !cur.is_empty() {
-        nums.push(cur.parse::<u32>().ok()?);
-    }
-    let (y, mo, d) = (*nums.first()?, *nums.get(1)?, *nums.get(2)?);
-    if !(1900..=2100).contains(&y) || !(1..=12).contains(&mo) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let (h, mi) = (
-        nums.get(3).copied().unwrap_or(0),
-        nums.get(4).copied().unwrap_or(0),
-    );
-    if h > 23 || mi > 59 {
-        return Some(format!("{y:04}-{mo:02}-{d:02}"));
-    }
-    Some(format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:00"))
 }
 
 /// Extra information blocks after the paragraph list (spec §3.8, §8): id, length, content,

@@ -61,6 +61,21 @@ enum Summary {
     Author,
     Keywords,
     Comments,
+    /// The summary's date as 한글 writes it ("2013년 10월 6일 일요일 오후 08:47:57"): `created`.
+    Date,
+}
+
+impl Summary {
+    fn slot(self, m: &mut Metadata) -> &mut Option<String> {
+        match self {
+            Summary::Title => &mut m.title,
+            Summary::Subject => &mut m.subject,
+            Summary::Author => &mut m.author,
+            Summary::Keywords => &mut m.keywords,
+            Summary::Comments => &mut m.comments,
+            Summary::Date => &mut m.created,
+        }
+    }
 }
 
 struct Indexer {
@@ -165,6 +180,7 @@ impl Indexer {
             "AUTHOR" => self.summary(Summary::Author),
             "KEYWORDS" => self.summary(Summary::Keywords),
             "COMMENTS" => self.summary(Summary::Comments),
+            "DATE" => self.summary(Summary::Date),
             "BINITEM" => {
                 let [kind, data, format, apath, rpath] =
                     crate::hwpx::xml::attrs(e, ["Type", "BinData", "Format", "APath", "RPath"]);
@@ -306,15 +322,9 @@ impl Indexer {
         if self.para_head {
             escape_into(&mut self.tables[2], t);
         } else if let Some(which) = self.summary {
-            let m = &mut self.index.metadata;
-            let slot = match which {
-                Summary::Title => &mut m.title,
-                Summary::Subject => &mut m.subject,
-                Summary::Author => &mut m.author,
-                Summary::Keywords => &mut m.keywords,
-                Summary::Comments => &mut m.comments,
-            };
-            let s = slot.get_or_insert_with(String::new);
+            let s = which
+                .slot(&mut self.index.metadata)
+                .get_or_insert_with(String::new);
             // Summary fields are short; a hostile one is cut rather than kept whole.
             if s.len() < 4096 {
                 s.push_str(t);
@@ -337,19 +347,17 @@ impl Indexer {
             out.push('>');
         }
         if let Some(which) = self.summary.take() {
-            // Trim what was captured once the field closes.
-            let m = &mut self.index.metadata;
-            let slot = match which {
-                Summary::Title => &mut m.title,
-                Summary::Subject => &mut m.subject,
-                Summary::Author => &mut m.author,
-                Summary::Keywords => &mut m.keywords,
-                Summary::Comments => &mut m.comments,
-            };
+            // Trim what was captured once the field closes; a date in ISO form where it reads.
+            let slot = which.slot(&mut self.index.metadata);
             *slot = slot
                 .take()
                 .map(|s| s.trim().to_string())
                 .filter(|s| !s.is_empty());
+            if matches!(which, Summary::Date) {
+                *slot = slot
+                    .take()
+                    .map(|s| crate::summary::korean_date(&s).unwrap_or(s));
+            }
         }
     }
 
