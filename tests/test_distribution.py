@@ -168,6 +168,11 @@ def test_the_meta_distribution_pulls_the_host_and_every_pack() -> None:
     assert required == {"rhwp-mcp-host", *pack_distributions()}, required
     scripts = meta["scripts"]
     assert scripts == project(distribution_folders()["rhwp-mcp-host"])["scripts"], scripts
+    # The host's extras name every pack, one each, and `all` names them all (README: "extras
+    # naming the packs").
+    extras: dict[str, list[str]] = project(distribution_folders()["rhwp-mcp-host"])["optional-dependencies"]  # type: ignore[assignment]
+    named = {pack for name, packs in extras.items() if name != "all" for pack in packs}
+    assert named == set(pack_distributions()) == set(extras["all"]), extras
     # One licence text for every distribution.
     licence = (ROOT / "LICENSE").read_bytes()
     for folder in distribution_folders().values():
