@@ -158,9 +158,10 @@ def test_a_cancelled_call_ends_and_the_server_keeps_serving() -> None:
         log = errlog.read()
     assert "Traceback" not in log and "internal_error" not in log, log[-2000:]
     # Mostly answered at once; never after a whole get_ir. (A cancel that lands while the 20 MB IR is
-    # decoded waits for json.loads, which holds the GIL for about a second here.)
+    # decoded waits for json.loads, which holds the GIL for about a second on an idle machine and
+    # most of the whole call's time on a loaded one: the bound for that one is the whole call.)
     assert sorted(nexts)[len(nexts) // 2] < timings["uncancelled"] / 4, (nexts, timings)
-    assert max(nexts) < timings["uncancelled"] / 1.5, (nexts, timings)
+    assert max(nexts) < timings["uncancelled"], (nexts, timings)
     calls = _traced(log, "get_ir")
     assert len(calls) == 1 + cancels and calls[0][1] == "ok", calls
     # Ended unanswered (the after-call hooks see ok=False with no error object), before the IR was done.
