@@ -10,7 +10,7 @@
 
 use super::index::{escape_into, owpml_value};
 use crate::hwpx::section::{DocState, SectionBuilder, SectionInput, SectionOutput};
-use crate::hwpx::xml::{attr, attrs, start_tag, walk, Flow, Step, Tag};
+use crate::hwpx::xml::{attr, attrs, own_tag, walk, Flow, Step, Tag};
 use crate::{Error, Result};
 
 /// How an attribute's value is carried over.
@@ -225,27 +225,24 @@ impl Translator<'_> {
         match name {
             "FIELDBEGIN" => return self.field_begin(e, depth),
             "CELL" => {
-                // A named cell (`Name`) is a form's field, as OWPML's `tc name`.
-                let flow = self.hand_over(
-                    "tc",
-                    &[("Header", "header", AsIs), ("Name", "name", AsIs)],
+                // One scan of the cell's tag (it has a dozen attributes) for the six wanted: a
+                // named cell (`Name`) is a form's field, as OWPML's `tc name`; OWPML gives the
+                // address and span as children of the cell.
+                let [header, name, row, col, row_span, col_span] = attrs(
                     e,
-                    depth,
-                )?;
-                // OWPML gives the address and span as children of the cell.
-                self.hand_over(
-                    "cellAddr",
-                    &[("RowAddr", "rowAddr", AsIs), ("ColAddr", "colAddr", AsIs)],
-                    e,
-                    depth + 1,
-                )?;
+                    ["Header", "Name", "RowAddr", "ColAddr", "RowSpan", "ColSpan"],
+                );
+                self.write("tc", [("header", header), ("name", name)], AsIs);
+                let flow = self.open_tag("tc", depth)?;
+                self.write("cellAddr", [("rowAddr", row), ("colAddr", col)], AsIs);
+                self.open_tag("cellAddr", depth + 1)?;
                 self.builder.close(depth + 1);
-                self.hand_over(
+                self.write(
                     "cellSpan",
-                    &[("RowSpan", "rowSpan", AsIs), ("ColSpan", "colSpan", AsIs)],
-                    e,
-                    depth + 1,
-                )?;
+                    [("rowSpan", row_span), ("colSpan", col_span)],
+                    AsIs,
+                );
+                self.open_tag("cellSpan", depth + 1)?;
                 self.builder.close(depth + 1);
                 return Ok(flow);
             }
@@ -314,7 +311,7 @@ impl Translator<'_> {
             BUTTON_SET
         };
         self.restate("details", renames, e);
-        if let Some((_, tag)) = start_tag(self.tag.as_bytes()) {
+        if let Some(tag) = own_tag(&self.tag, "details".len()) {
             self.builder.form_details(&tag);
         }
     }
@@ -332,9 +329,6 @@ impl Translator<'_> {
 
     /// `self.tag` := an empty OWPML element `owpml_name` with `e`'s attributes renamed.
     fn restate(&mut self, owpml_name: &str, renames: Renames, e: &Tag<'_, '_>) {
-        self.tag.clear();
-        self.tag.push('<');
-        self.tag.push_str(owpml_name);
         // One scan of the tag for all the attributes wanted (no element renames more than 4).
         let mut keys = [""; MAX_RENAMES];
         for (k, &(from, ..)) in keys.iter_mut().zip(renames) {
@@ -345,27 +339,50 @@ impl Translator<'_> {
         } else {
             attrs(e, keys)
         };
+        self.tag.clear();
+        self.tag.push('<');
+        self.tag.push_str(owpml_name);
         for (&(_, to, how), v) in renames.iter().zip(values) {
-            let Some(v) = v else { continue };
-            self.tag.push(' ');
-            self.tag.push_str(to);
-            self.tag.push_str("=\"");
-            match how {
-                AsIs => escape_into(&mut self.tag, &v),
-                Enum => escape_into(&mut self.tag, &owpml_value(&v)),
-                Landscape => self.tag.push_str(if matches!(v.trim(), "1" | "true") {
-                    "NARROWLY"
-                } else {
-                    "WIDELY"
-                }),
-            }
-            self.tag.push('"');
+            self.attribute(to, v, how);
         }
         self.tag.push_str("/>");
     }
 
+    /// `self.tag` := an empty OWPML element `owpml_name` with the given attributes.
+    fn write<const N: usize>(
+        &mut self,
+        owpml_name: &str,
+        values: [(&str, Option<std::borrow::Cow<'_, str>>); N],
+        how: Value,
+    ) {
+        self.tag.clear();
+        self.tag.push('<');
+        self.tag.push_str(owpml_name);
+        for (to, v) in values {
+            self.attribute(to, v, how);
+        }
+        self.tag.push_str("/>");
+    }
+
+    fn attribute(&mut self, to: &str, value: Option<std::borrow::Cow<'_, str>>, how: Value) {
+        let Some(v) = value else { return };
+        self.tag.push(' ');
+        self.tag.push_str(to);
+        self.tag.push_str("=\"");
+        match how {
+            AsIs => escape_into(&mut self.tag, &v),
+            Enum => escape_into(&mut self.tag, &owpml_value(&v)),
+            Landscape => self.tag.push_str(if matches!(v.trim(), "1" | "true") {
+                "NARROWLY"
+            } else {
+                "WIDELY"
+            }),
+        }
+        self.tag.push('"');
+    }
+
     fn open_tag(&mut self, owpml_name: &str, depth: u32) -> Result<Flow> {
-        let (_, tag) = start_tag(self.tag.as_bytes()).ok_or_else(|| {
+        let tag = own_tag(&self.tag, owpml_name.len()).ok_or_else(|| {
             Error::corrupt(format!(
                 "HWPML: could not restate <{owpml_name}> for the reader"
             ))

@@ -24,6 +24,26 @@ pub fn start_tag(element: &[u8]) -> Option<(&str, Tag<'_, '_>)> {
     start_tag_end(text).map(|(_, name, tag)| (name, tag))
 }
 
+/// An empty element this crate wrote itself, `<name attr="value" .../>` with every value escaped
+/// (the HWPML reader restates its elements as OWPML tags, one per element): `start_tag` without
+/// the UTF-8 check and the scan for the tag's end, which such text does not need. `None` unless
+/// `text` has that shape around a `name_len`-byte name.
+pub fn own_tag(text: &str, name_len: usize) -> Option<Tag<'_, '_>> {
+    let b = text.as_bytes();
+    let shaped = b.first() == Some(&b'<')
+        && b.ends_with(b"/>")
+        && name_len >= 1
+        && name_len + 3 <= b.len()
+        && matches!(b[1 + name_len], b' ' | b'/');
+    shaped.then(|| {
+        Tag(TagRepr::Lazy(LazyTag {
+            text,
+            content: (1, b.len() - 2),
+            name_len,
+        }))
+    })
+}
+
 /// `start_tag` over text, with where the tag's `>` is.
 fn start_tag_end(element: &str) -> Option<(usize, &str, Tag<'_, '_>)> {
     let b = element.as_bytes();

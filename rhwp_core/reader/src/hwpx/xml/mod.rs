@@ -52,7 +52,7 @@ mod tests;
 
 pub use attrs::{attr, attr_flag, attr_i64, attr_u32, attrs, attrs_u32, parse_u32, Tag};
 pub use compat::NsFilter;
-pub use listing::{each_tag_within, start_tag};
+pub use listing::{each_tag_within, own_tag, start_tag};
 
 use crate::{Error, Result};
 use compat::compat_walk;

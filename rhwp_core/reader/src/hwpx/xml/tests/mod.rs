@@ -195,6 +195,36 @@ fn tags_within_an_element_are_the_walks() {
     assert!(start_tag(b"text").is_none());
 }
 
+/// A tag the crate wrote itself reads as `start_tag` reads the same text, escapes included; text
+/// of another shape is refused rather than misread.
+#[test]
+fn own_tags_read_as_start_tags_do() {
+    for (text, name_len) in [
+        ("<tr/>", 2),
+        ("<tc header=\"1\" name=\"a&quot;b &amp; &lt;c&gt;\"/>", 2),
+        ("<cellAddr rowAddr=\"3\" colAddr=\"0\"/>", 8),
+    ] {
+        let own = own_tag(text, name_len).expect(text);
+        let (_, parsed) = start_tag(text.as_bytes()).unwrap();
+        for key in ["header", "name", "rowAddr", "colAddr", "absent"] {
+            assert_eq!(attr(&own, key), attr(&parsed, key), "{text} {key}");
+        }
+    }
+    assert_eq!(
+        attr(&own_tag("<tc name=\"a&quot;b\"/>", 2).unwrap(), "name").as_deref(),
+        Some("a\"b")
+    );
+    for (text, name_len) in [
+        ("tc/>", 2),
+        ("<tc>", 2),
+        ("<tcx/>", 2),
+        ("<", 1),
+        ("</>", 0),
+    ] {
+        assert!(own_tag(text, name_len).is_none(), "{text}");
+    }
+}
+
 /// The samples the fast engine reads alone (no hand-over to quick-xml).
 #[test]
 fn fast_engine_reads_common_xml() {
