@@ -1,5 +1,6 @@
 //! Entry points for the fuzz targets (`fuzz/fuzz_targets/`) and for replaying what they found
-//! (`tests/fuzz_regressions.rs`): each takes raw fuzzer bytes, reaches one layer of a reader
+//! (`tests/fuzz_regressions.rs`), and the scaling check the tests hold every format to
+//! (`assert_linear`): each takes raw fuzzer bytes, reaches one layer of a reader
 //! directly (skipping the container where forging it would waste the fuzzer's time), and
 //! exercises the text, summary, heading-level, Markdown and HTML views on whatever was read.
 //! Any outcome but a panic is fine.
@@ -172,4 +173,112 @@ pub fn decrypt(data: &[u8], options: &Options) {
             read_file(rest, &options);
         }
     }
+}
+
+/// Work in proportion to the document: `build(n)` makes a file holding one structure repeated
+/// `n` times (`count` reads back how many the reader saw, which must be `n`); reading it and
+/// every view a tool renders (text, summary, heading levels, outline, Markdown, HTML, the model
+/// as JSON) must cost far less than 64× the time at 8× the size, where a pass that compares the
+/// repeated structures pairwise lands (five such denial-of-service paths were found by hand).
+/// A complexity check, not a benchmark: best of three, a loose bound, a debug build's times.
+/// For tests (the integration tests and the readers' unit tests); panics when the bound is broken.
+pub fn assert_linear(
+    name: &str,
+    base: usize,
+    build: impl Fn(usize) -> Vec<u8>,
+    count: impl Fn(&Document) -> usize,
+) {
+    use std::time::Instant;
+    const GROWTH: usize = 8;
+    // Linear work gives about 8×, quadratic about 64×.
+    const MAX_GROWTH: f64 = 24.0;
+    type Op = fn(&Document) -> usize;
+    let ops: [(&str, Op); 7] = [
+        ("text", |d| text::document_text(d, true).len()),
+        ("summary", |d| summary::summarize(d).paragraphs as usize),
+        ("heading levels", |d| views::heading_levels(d).len()),
+        ("outline", |d| views::outline_headings(d).len()),
+        ("markdown", |d| {
+            views::render_markdown_with_levels(d, true, &views::heading_levels(d))
+                .0
+                .len()
+        }),
+        ("html", |d| {
+            views::render_html_with_levels(d, true, true, &views::heading_levels(d)).len()
+        }),
+        ("json", |d| serde_json::to_string(d).unwrap().len()),
+    ];
+    let timings = |n: usize| -> Vec<(&str, f64)> {
+        let bytes = build(n);
+        let doc =
+            crate::read(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            count(&doc),
+            n,
+            "{name}: the reader saw another count than was built"
+        );
+        let best = |work: &dyn Fn() -> usize| -> f64 {
+            (0..3)
+                .map(|_| {
+                    let started = Instant::now();
+                    std::hint::black_box(work());
+                    started.elapsed().as_secs_f64()
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let mut out = vec![(
+            "read",
+            best(&|| {
+                crate::read(&bytes, &Options::default())
+                    .unwrap()
+                    .sections
+                    .len()
+            }),
+        )];
+        out.extend(ops.iter().map(|(op, f)| (*op, best(&|| f(&doc)))));
+        out
+    };
+    let growths = |small: &[(&str, f64)], large: &[(&str, f64)]| -> Vec<(String, f64, f64)> {
+        small
+            .iter()
+            .zip(large)
+            .map(|((op, s), (_, l))| (op.to_string(), *s, *l))
+            .collect()
+    };
+    // Below 10 ms the slope is noise, not where a blow-up hides; the other tests share the
+    // machine, so a run over the bound is measured once more (a real blow-up is over it again).
+    let over = |rows: &[(String, f64, f64)]| -> Vec<String> {
+        rows.iter()
+            .filter(|(_, s, l)| *l >= 0.01 && l / s.max(1e-3) >= MAX_GROWTH)
+            .map(|(op, s, l)| {
+                format!(
+                    "{op}: ×{:.1} ({:.1} ms → {:.1} ms)",
+                    l / s.max(1e-3),
+                    s * 1e3,
+                    l * 1e3
+                )
+            })
+            .collect()
+    };
+    let mut rows = growths(&timings(base), &timings(base * GROWTH));
+    if !over(&rows).is_empty() {
+        let again = growths(&timings(base), &timings(base * GROWTH));
+        for (row, second) in rows.iter_mut().zip(again) {
+            row.1 = row.1.min(second.1);
+            row.2 = row.2.min(second.2);
+        }
+    }
+    for (op, s, l) in &rows {
+        eprintln!(
+            "{name} {op}: {:.1} ms → {:.1} ms (×{:.1})",
+            s * 1e3,
+            l * 1e3,
+            l / s.max(1e-3)
+        );
+    }
+    let failed = over(&rows);
+    assert!(
+        failed.is_empty(),
+        "{name}: {GROWTH}× the input cost {failed:?}"
+    );
 }

@@ -185,7 +185,7 @@ fn corpus_document_with_tracked_changes_reads_its_view() {
 #[test]
 fn tracked_changes_cost_in_proportion() {
     // n units of "abc" deleted then "def" inserted: the body holds "def " n times.
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "tracked changes in one paragraph",
         300,
         |n| {
@@ -211,7 +211,7 @@ fn tracked_changes_cost_in_proportion() {
                 .count()
         },
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "tracked changes, one per paragraph",
         300,
         |n| {

@@ -575,7 +575,7 @@ impl CellNames for Document {
     }
 }
 
-// ---- work in proportion to the document (common::assert_linear) ----
+// ---- work in proportion to the document (rhwp_reader::fuzzing::assert_linear) ----
 
 fn field_count(doc: &Document) -> usize {
     all_fields(doc).iter().filter(|f| !f.continued).count()
@@ -595,7 +595,7 @@ fn fields_and_memos_cost_in_proportion() {
         let name = format!("칸{i}");
         field_ctrl(1, b"%clk", 1, &click_here_command(GUIDE), 0, Some(&name))
     };
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "click-here fields, one per paragraph",
         300,
         |n| {
@@ -608,7 +608,7 @@ fn fields_and_memos_cost_in_proportion() {
         },
         field_count,
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "click-here fields in one paragraph",
         300,
         |n| {
@@ -619,7 +619,7 @@ fn fields_and_memos_cost_in_proportion() {
         },
         field_count,
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "one field over many paragraphs",
         300,
         |n| {
@@ -644,7 +644,7 @@ fn fields_and_memos_cost_in_proportion() {
         },
         |doc| all_fields(doc).len(),
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "memos",
         300,
         |n| {

@@ -413,7 +413,7 @@ fn overlapped_characters_are_read_from_their_control() {
     assert_eq!(text::document_text(&doc, true), "제12조");
 }
 
-// ---- work in proportion to the document (common::assert_linear) ----
+// ---- work in proportion to the document (rhwp_reader::fuzzing::assert_linear) ----
 
 fn body_paragraphs(doc: &rhwp_reader::Document) -> usize {
     doc.sections
@@ -425,7 +425,7 @@ fn body_paragraphs(doc: &rhwp_reader::Document) -> usize {
 
 #[test]
 fn paragraphs_and_sections_cost_in_proportion() {
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "paragraphs",
         400,
         |n| {
@@ -436,7 +436,7 @@ fn paragraphs_and_sections_cost_in_proportion() {
         },
         body_paragraphs,
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "sections",
         100,
         |n| {
@@ -447,7 +447,7 @@ fn paragraphs_and_sections_cost_in_proportion() {
         },
         |doc| doc.sections.len(),
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "one long paragraph",
         400,
         |n| {
@@ -496,13 +496,13 @@ fn tables_and_rows_cost_in_proportion() {
             })
             .collect()
     };
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "table rows",
         400,
         |n| hwp(&[table_of(n)], 0),
         |doc| tables(doc)[0].0 as usize,
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "tables",
         200,
         |n| hwp(&[(0..n).flat_map(|_| table_of(2)).collect()], 0),
@@ -512,7 +512,7 @@ fn tables_and_rows_cost_in_proportion() {
 
 #[test]
 fn notes_and_links_cost_in_proportion() {
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "footnotes in one paragraph",
         300,
         |n| {
@@ -536,7 +536,7 @@ fn notes_and_links_cost_in_proportion() {
                 .count()
         },
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "hyperlinks in one paragraph",
         300,
         |n| {

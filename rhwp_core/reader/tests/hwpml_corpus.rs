@@ -419,19 +419,19 @@ fn corpus_documents_equal_their_twins() {
     }
 }
 
-/// HWPML repeated structures (common::assert_linear): the renaming layer and the section
+/// HWPML repeated structures (rhwp_reader::fuzzing::assert_linear): the renaming layer and the section
 /// reader it feeds cost in proportion to the elements, whatever repeats.
 #[test]
 fn repeated_structures_cost_in_proportion() {
     let para = |text: &str| format!("<P><TEXT><CHAR>{text}</CHAR></TEXT></P>");
     let doc = |body: String| hml("", &body, "").into_bytes();
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "HWPML paragraphs",
         400,
         |n| doc((0..n).map(|i| para(&format!("문단 {i}"))).collect()),
         |d| d.sections[0].blocks.len(),
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "HWPML table rows",
         300,
         |n| {
@@ -449,7 +449,7 @@ fn repeated_structures_cost_in_proportion() {
             _ => 0,
         },
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "HWPML footnotes and links in one paragraph",
         300,
         |n| {
@@ -460,7 +460,7 @@ fn repeated_structures_cost_in_proportion() {
         },
         |d| d.furniture.iter().filter(|f| f.kind == "footnote").count(),
     );
-    common::assert_linear(
+    rhwp_reader::fuzzing::assert_linear(
         "HWPML click-here fields",
         300,
         |n| {

@@ -325,6 +325,72 @@ fn embedded_pictures_are_bin_data() {
     assert!(linked >= 4, "{linked}");
 }
 
+/// Paragraphs, table rows and footnotes repeated cost in proportion (`fuzzing::assert_linear`).
+#[test]
+fn repeated_structures_cost_in_proportion() {
+    let doc_of = |paras: Vec<Vec<u8>>| with_body(&body(&paras), false);
+    crate::fuzzing::assert_linear(
+        "HWP 3.x paragraphs",
+        400,
+        |n| {
+            doc_of(
+                (0..n)
+                    .map(|i| P::new().text(&ascii(&format!("paragraph {i}"))).bytes())
+                    .collect(),
+            )
+        },
+        |doc| doc.sections[0].blocks.len(),
+    );
+    crate::fuzzing::assert_linear(
+        "HWP 3.x table rows",
+        300,
+        |n| {
+            // One column of n cells (27 bytes each: y at 6, width at 8, height at 10).
+            let mut table = vec![0u8; 84];
+            table[80..82].copy_from_slice(&(n as u16).to_le_bytes());
+            for i in 0..n {
+                let mut cell = vec![0u8; 27];
+                cell[6..8].copy_from_slice(&((i * 50) as u16).to_le_bytes());
+                cell[8] = 100;
+                cell[10] = 50;
+                table.extend(cell);
+            }
+            for i in 0..n {
+                table.extend(list(&[P::new().text(&ascii(&format!("cell {i}"))).bytes()]));
+            }
+            table.extend(list(&[]));
+            doc_of(vec![P::new().control(10, &table).bytes()])
+        },
+        |doc| match doc.sections[0]
+            .blocks
+            .iter()
+            .find(|b| matches!(b, Block::Table(_)))
+        {
+            Some(Block::Table(t)) => t.rows as usize,
+            _ => 0,
+        },
+    );
+    crate::fuzzing::assert_linear(
+        "HWP 3.x footnotes in one paragraph",
+        300,
+        |n| {
+            let mut p = P::new();
+            for i in 0..n {
+                let mut note = vec![0u8; 14];
+                note.extend(list(&[P::new().text(&ascii(&format!("note {i}"))).bytes()]));
+                p = p.text(&ascii("x")).control(17, &note);
+            }
+            doc_of(vec![p.bytes()])
+        },
+        |doc| {
+            doc.furniture
+                .iter()
+                .filter(|f| f.kind == "footnote")
+                .count()
+        },
+    );
+}
+
 /// Drawing objects (spec §11), built byte by byte.
 mod drawings {
     use super::*;
@@ -561,5 +627,35 @@ mod drawings {
                 ));
             }
         }
+    }
+
+    /// A drawing of n text boxes, and n drawings in one paragraph, cost in proportion.
+    #[test]
+    fn drawings_cost_in_proportion() {
+        let read_paras = |paras: Vec<Vec<u8>>| with_body(&body(&paras), false);
+        let boxes = |doc: &Document| document_text(doc, true).matches("box ").count();
+        crate::fuzzing::assert_linear(
+            "HWP 3.x text boxes in one drawing",
+            200,
+            |n| {
+                let objects: Vec<u8> = (0..n)
+                    .flat_map(|i| text_box(u16::from(i + 1 < n), &format!("box {i}")))
+                    .collect();
+                read_paras(vec![P::new().control(11, &drawing(&objects, 0)).bytes()])
+            },
+            boxes,
+        );
+        crate::fuzzing::assert_linear(
+            "HWP 3.x drawings in one paragraph",
+            200,
+            |n| {
+                let mut p = P::new();
+                for i in 0..n {
+                    p = p.control(11, &drawing(&text_box(0, &format!("box {i}")), 0));
+                }
+                read_paras(vec![p.bytes()])
+            },
+            boxes,
+        );
     }
 }
