@@ -504,6 +504,10 @@ fn form_controls_named_cells_and_master_pages() {
         !text.contains("바탕쪽") && !text.contains("마지막쪽"),
         "{text:?}"
     );
+    // 글자 겹침 with the characters as OWPML spells them, and without (the spec's form).
+    let composed = "<P><TEXT><CHAR>가</CHAR><COMPOSE CircleType=\"Char\" ComposeText=\"㉠\"><COMPCHARSHAPE ShapeID=\"0\"/></COMPOSE><COMPOSE/><CHAR>나</CHAR></TEXT></P>";
+    let doc_composed = read(hml("", composed, "").as_bytes(), &strict()).unwrap();
+    assert_eq!(document_text(&doc_composed, true).trim(), "가㉠나");
     let seen = common::form_rows(&doc.sections[0].blocks);
     assert_eq!(
         seen,

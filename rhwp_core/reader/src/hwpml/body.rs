@@ -117,6 +117,9 @@ fn owpml(name: &str) -> Option<(&'static str, Renames)> {
         "FIELDEND" => ("fieldEnd", &[]),
         // 덧말: the base text is read as text; the ruby text goes where OWPML's goes.
         "DUTMAL" => ("dutmal", &[]),
+        // 글자 겹침: OWPML keeps the characters drawn over each other in `composeText`; the HWPML
+        // spec lists no text for COMPOSE, so its `ComposeText`, where a writer gives one, is read.
+        "COMPOSE" => ("compose", &[("ComposeText", "composeText", AsIs)]),
         "MAINTEXT" => ("mainText", &[]),
         "SUBTEXT" => ("subText", &[]),
         _ => return None,
