@@ -33,6 +33,7 @@ import time
 from rhwp_mcp_host import CallCancelled, checkpoint, hookimpl, report_progress
 
 RUNNING = []
+PEAK = [0]
 LOCK = threading.Lock()
 
 
@@ -40,6 +41,7 @@ def slow(steps: int = 400, pause: float = 0.05) -> str:
     """Take steps, each a checkpoint, a progress report and a pause."""
     with LOCK:
         RUNNING.append(1)
+        PEAK[0] = max(PEAK[0], len(RUNNING))
     try:
         for i in range(steps):
             checkpoint()
@@ -59,10 +61,16 @@ def running() -> int:
     return len(RUNNING)
 
 
+def peak() -> int:
+    """The most slow calls that ever ran at once."""
+    return PEAK[0]
+
+
 @hookimpl
 def rhwp_mcp_register_tools(register):
     register(slow)
     register(running)
+    register(peak)
 '''
 
 
@@ -79,7 +87,7 @@ def _text(result: Any) -> str:
 
 
 @asynccontextmanager
-async def _session(site: Path, errlog: Any) -> AsyncIterator[ClientSession]:
+async def _session(site: Path, errlog: Any, *args: str) -> AsyncIterator[ClientSession]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["RHWP_MCP_ENABLE"] = "slow"
@@ -87,7 +95,7 @@ async def _session(site: Path, errlog: Any) -> AsyncIterator[ClientSession]:
         env.pop(name, None)
     env["RHWP_MCP_TRACE"] = "1"  # the after-call hooks' view of each call, on stderr
     cmd = command()
-    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=env, cwd=cwd())
+    params = StdioServerParameters(command=cmd[0], args=[*cmd[1:], *args], env=env, cwd=cwd())
     async with stdio_client(params, errlog=errlog) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -302,3 +310,45 @@ def test_a_stateless_server_cancels_the_call_of_a_client_that_hung_up(tmp_path: 
             },
         )
         assert again["result"]["content"][0]["text"] == "finished 3"
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(("max_calls", "peak"), [(2, 2), (8, 5)])
+def test_at_most_max_calls_tools_run_at_once(tmp_path: Path, max_calls: int, peak: int) -> None:
+    """Five slow calls sent at once: with --max-calls 2 two run and the others wait their turn
+    (three waves), all finish; with room for eight all five run together."""
+    _install(tmp_path)
+    results: list[str] = []
+    took: dict[str, float] = {}
+
+    async def main(errlog: Any) -> None:
+        async with _session(tmp_path, errlog, "--max-calls", str(max_calls)) as session:
+
+            async def one() -> None:
+                results.append(_text(await session.call_tool("slow", {"steps": 10, "pause": 0.05})))
+
+            started = time.monotonic()
+            async with anyio.create_task_group() as tg:
+                for _ in range(5):
+                    tg.start_soon(one)
+            took["all"] = time.monotonic() - started
+            took["peak"] = float(_text(await session.call_tool("peak", {})))
+
+    with tempfile.TemporaryFile("w+") as errlog:
+        anyio.run(main, errlog)
+    assert results == ["finished 10"] * 5
+    assert took["peak"] == peak, took
+    if max_calls == 2:
+        assert took["all"] >= 3 * 10 * 0.05 * 0.9, took  # three waves of half a second
+
+
+def test_max_calls_is_a_positive_bounded_number() -> None:
+    from rhwp_mcp_host.contract import default_max_calls
+    from rhwp_mcp_host.server import create_host
+
+    assert create_host(entry_points=False, env={}).config.max_calls == default_max_calls() >= 4
+    assert create_host(entry_points=False, env={"RHWP_MCP_MAX_CALLS": "3"}).config.max_calls == 3
+    assert create_host(entry_points=False, env={"RHWP_MCP_MAX_CALLS": "3"}, max_calls=6).config.max_calls == 6
+    for bad in ("0", "-1", "many", "5000"):
+        with pytest.raises(ValueError, match="RHWP_MCP_MAX_CALLS"):
+            create_host(entry_points=False, env={"RHWP_MCP_MAX_CALLS": bad})

@@ -21,10 +21,12 @@ from .packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
 from .paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
 from .settings import (
     ENV_AUTH_TOKEN_FILE,
+    ENV_MAX_CALLS,
     HTTP_VARIABLES,
     SOURCE_VARIABLES,
     http_settings,
     parse_dir,
+    parse_max_calls,
     parse_megabytes,
     parse_seconds,
     roots_from_env,
@@ -75,6 +77,13 @@ def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
         metavar="N",
         default=default,
         help=f"cap on the characters of any one response (default ${ENV_MAX_CHARS} or 20000)",
+    )
+    parser.add_argument(
+        "--max-calls",
+        type=_typed(parse_max_calls, "--max-calls"),
+        metavar="N",
+        default=default,
+        help=f"tool calls run at once; more wait their turn (default ${ENV_MAX_CALLS} or 2 per CPU, at least 4)",
     )
     parser.add_argument(
         "--max-image-chars",
@@ -261,6 +270,7 @@ def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         "disable": args.disable,
         "max_chars": args.max_chars,
         "max_image_chars": args.max_image_chars,
+        "max_calls": args.max_calls,
         "sources": source_settings(os.environ, **flags),
     }
 

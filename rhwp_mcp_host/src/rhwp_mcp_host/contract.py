@@ -53,6 +53,12 @@ class SourceSettings:
     """Seconds a stored document lives after its last upload or use."""
 
 
+def default_max_calls() -> int:
+    """Tool calls run at once by default: two per CPU (their work is mostly native reading, which
+    releases the GIL, so a second call per CPU fills the gaps), at least four."""
+    return max(4, 2 * (os.cpu_count() or 1))
+
+
 @dataclass(frozen=True)
 class HostConfig:
     """The server settings handed to every pack through ``rhwp_mcp_configure``."""
@@ -63,6 +69,8 @@ class HostConfig:
     """The cap on the characters of any one response (see :mod:`rhwp_mcp_host.paging`)."""
     max_image_chars: int = 1_400_000
     """The cap on the base64 characters of the pictures of one response."""
+    max_calls: int = field(default_factory=default_max_calls)
+    """How many tool calls run at once; the others wait their turn (``--max-calls``)."""
     env: Mapping[str, str] = field(default_factory=dict)
     """The environment the server started with (a snapshot)."""
     trace: bool = False

@@ -40,6 +40,7 @@ from .contract import (
     SourceSettings,
     ToolCall,
     _shown_as,
+    default_max_calls,
     source_scheme,
 )
 from .errors import (
@@ -56,7 +57,7 @@ from .packs import ENV_TRACE, PackSet, load_packs, stderr_line
 from .passwords import add_password_parameter, take_password
 from .policy import builtin_plugins, resolve_roots
 from .registry import ResourceSpec
-from .settings import source_settings
+from .settings import ENV_MAX_CALLS, parse_max_calls, source_settings
 from .store import HANDLE_PREFIX, DocumentStore, default_store_dir
 
 log = logging.getLogger("rhwp_mcp_host")
@@ -150,6 +151,15 @@ class HostMiddleware(Middleware):
         self.store = store
         self.schemas = schemas
         self.divert_stdout = divert_stdout
+        self._slots: anyio.CapacityLimiter | None = None
+
+    def call_slots(self) -> anyio.CapacityLimiter:
+        """At most ``config.max_calls`` tools run at once; a call past them waits for a slot (and
+        can be cancelled while it waits). A shared server's memory and CPU then stay bounded by the
+        calls it runs, not by the calls it is sent. (Made on first use: inside the event loop.)"""
+        if self._slots is None:
+            self._slots = anyio.CapacityLimiter(self.config.max_calls)
+        return self._slots
 
     async def on_call_tool(self, context: Any, call_next: Any) -> Any:
         if self.divert_stdout and sys.stdout is not sys.stderr:
@@ -225,7 +235,8 @@ class HostMiddleware(Middleware):
                     )
                     shown_token = _shown_as.set(shown)
                     state.next_stage()  # the tool's progress counts on from the download's
-                return await call_next(context)
+                async with self.call_slots():
+                    return await call_next(context)
 
             if payload is None:
                 try:
@@ -479,6 +490,7 @@ def create_host(
     stdio: bool = False,
     sources: SourceSettings | None = None,
     max_image_chars: int | None = None,
+    max_calls: int | None = None,
 ) -> Host:
     """Load the packs and build the server (not yet running). Raises ValueError for bad settings.
 
@@ -493,11 +505,20 @@ def create_host(
     if max_image_chars is None and env.get(paging.ENV_MAX_IMAGE_CHARS):
         max_image_chars = paging.parse_max_chars(env[paging.ENV_MAX_IMAGE_CHARS])
     image_cap = max(cap, paging.DEFAULT_MAX_IMAGE_CHARS if max_image_chars is None else max_image_chars)
+    if max_calls is None and env.get(ENV_MAX_CALLS, "").strip():
+        max_calls = parse_max_calls(ENV_MAX_CALLS, env[ENV_MAX_CALLS])
+    calls = default_max_calls() if max_calls is None else parse_max_calls("--max-calls", max_calls)
     trace = env.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on")
     if sources is None:
         sources = source_settings(env)
     config = HostConfig(
-        roots=resolve_roots(roots), max_chars=cap, max_image_chars=image_cap, env=env, trace=trace, sources=sources
+        roots=resolve_roots(roots),
+        max_chars=cap,
+        max_image_chars=image_cap,
+        max_calls=calls,
+        env=env,
+        trace=trace,
+        sources=sources,
     )
     store = DocumentStore(
         sources.store_dir or default_store_dir(), max_bytes=sources.store_max_bytes, ttl=sources.store_ttl

@@ -48,6 +48,21 @@ def parse_seconds(name: str, text: str) -> float:
     return value
 
 
+ENV_MAX_CALLS = "RHWP_MCP_MAX_CALLS"
+MAX_CALLS_LIMIT = 1024
+
+
+def parse_max_calls(name: str, text: str | int) -> int:
+    """How many tool calls may run at once: a whole number from 1 to 1024."""
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a whole number of calls, got {text!r}") from None
+    if not 1 <= value <= MAX_CALLS_LIMIT:
+        raise ValueError(f"{name} must be between 1 and {MAX_CALLS_LIMIT}, got {value}")
+    return value
+
+
 def parse_names(name: str, text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
