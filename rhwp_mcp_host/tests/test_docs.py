@@ -34,7 +34,16 @@ def test_every_register_keyword_is_documented():
 
 def test_public_helpers_are_documented():
     text = PAGE.read_text(encoding="utf-8")
-    for name in ("FilePath", "ToolFailure", "page_text", "page_list", "format_call", "build_server", "Deny"):
+    for name in (
+        "FilePath",
+        "ToolFailure",
+        "page_text",
+        "page_list",
+        "format_call",
+        "next_call_of",
+        "build_server",
+        "Deny",
+    ):
         assert name in text, name
         assert hasattr(rhwp_mcp_host, name), name
     assert "pack_session" in text

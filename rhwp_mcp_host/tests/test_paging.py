@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rhwp_mcp_host.paging import _active_cap, current_max_chars, parse_max_chars
 
-from rhwp_mcp_host import ToolFailure, format_call, page_list, page_text
+from rhwp_mcp_host import ToolFailure, format_call, next_call_of, page_list, page_text
 
 
 @pytest.fixture(autouse=True)
@@ -149,3 +149,26 @@ def test_format_call_quotes_values():
         format_call("extract_text", path='C:\\a "b".hwp', offset=5)
         == 'extract_text(path="C:\\\\a \\"b\\".hwp", offset=5)'
     )
+
+
+def _texts(path: str, pages: str | None = None, offset: int = 0, max_chars: int | None = None) -> str:
+    return ""
+
+
+def _items(path: str, kind: str | None = None, offset: int = 0, limit: int = 20, part: int | None = None) -> dict:
+    return {}
+
+
+def test_next_call_of_repeats_what_the_caller_chose():
+    # Arguments at their defaults are left out; the offset comes last.
+    assert next_call_of(_texts, path="/a.hwp", pages=None, max_chars=None)(40) == '_texts(path="/a.hwp", offset=40)'
+    assert next_call_of(_texts, path="/a.hwp", pages="3-5", max_chars=500)(40) == (
+        '_texts(path="/a.hwp", pages="3-5", max_chars=500, offset=40)'
+    )
+    # A tool with a part: given when page_list splits one item, left out otherwise.
+    call = next_call_of(_items, path="/a.hwp", kind="table", limit=20)
+    assert call(7, 2) == '_items(path="/a.hwp", kind="table", part=2, offset=7)'
+    assert call(8, None) == '_items(path="/a.hwp", kind="table", offset=8)'
+    # Through page_text: the cut line names the next call.
+    text = page_text("가" * 3000, 0, 1000, next_call=next_call_of(_texts, path="/a.hwp"))
+    assert text.endswith('next: _texts(path="/a.hwp", offset=1000)]'), text[-80:]

@@ -111,6 +111,22 @@ def parameter_defaults(func: Callable[..., Any]) -> dict[str, Any]:
     }
 
 
+def next_call_of(tool: Callable[..., Any], /, **arguments: Any) -> Callable[..., str]:
+    """The ``next_call`` of :func:`page_text` and :func:`page_list` for a tool function: its next
+    call with ``arguments`` (the caller's, as given) and the next ``offset`` (and ``part``, when
+    the tool takes one), rendered by :func:`format_call` without the arguments left at their
+    defaults. ``next_call=next_call_of(to_markdown, path=path, pages=pages, max_chars=max_chars)``
+    gives ``to_markdown(path="/a.hwp", offset=20000)``."""
+    defaults = parameter_defaults(tool)
+    takes_part = "part" in defaults
+
+    def render(offset: int, part: int | None = None) -> str:
+        extra = {"part": part} if takes_part or part is not None else {}
+        return format_call(tool.__name__, **arguments, **extra, offset=offset, omit_defaults=defaults)
+
+    return render
+
+
 def _check_offset(offset: Any, total: int, what: str) -> int:
     if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
         raise ToolFailure(INVALID_INPUT, f"offset must be a non-negative integer, got {offset!r}", "start at offset=0")

@@ -21,10 +21,9 @@ from rhwp_mcp_host import (
     Pages,
     caller_source,
     current_password,
-    format_call,
     hookimpl,
+    next_call_of,
     page_list,
-    parameter_defaults,
     split_string_field,
 )
 
@@ -109,20 +108,16 @@ def chunks(
     doc = _load(path)
     chunked = _chunks(doc, caller_source(path), mode, size, overlap, include_furniture, pages)
 
-    def next_call(next_offset: int, next_part: int | None) -> str:
-        return format_call(
-            "chunks",
-            path=path,
-            mode=mode,
-            size=size,
-            overlap=overlap,
-            include_furniture=include_furniture,
-            pages=pages,
-            limit=limit,
-            part=next_part,
-            offset=next_offset,
-            omit_defaults=parameter_defaults(chunks),
-        )
+    next_call = next_call_of(
+        chunks,
+        path=path,
+        mode=mode,
+        size=size,
+        overlap=overlap,
+        include_furniture=include_furniture,
+        pages=pages,
+        limit=limit,
+    )
 
     # A chunk larger than a response (a big size under a small cap) comes in parts of its text.
     page = page_list(

@@ -28,9 +28,9 @@ from rhwp_mcp_host import (
     current_password,
     format_call,
     hookimpl,
+    next_call_of,
     page_list,
     page_text,
-    parameter_defaults,
     phase,
 )
 
@@ -203,17 +203,9 @@ def extract_text(
     text = doc.extract_text(include_furniture=include_furniture, pages=pages)
     phase(2, 3, "cutting the page")
 
-    def next_call(next_offset: int) -> str:
-        return format_call(
-            "extract_text",
-            path=path,
-            include_furniture=include_furniture,
-            pages=pages,
-            max_chars=max_chars,
-            offset=next_offset,
-            omit_defaults=parameter_defaults(extract_text),
-        )
-
+    next_call = next_call_of(
+        extract_text, path=path, include_furniture=include_furniture, pages=pages, max_chars=max_chars
+    )
     return page_text(text, offset, max_chars, next_call=next_call)
 
 
@@ -325,18 +317,7 @@ def iter_blocks(
     blocks = list(doc.iter_blocks(kind=kind, scope=scope, pages=pages))
     phase(2, 3, "cutting the page")
 
-    def next_call(next_offset: int, next_part: int | None) -> str:
-        return format_call(
-            "iter_blocks",
-            path=path,
-            kind=kind,
-            scope=scope,
-            pages=pages,
-            limit=limit,
-            part=next_part,
-            offset=next_offset,
-            omit_defaults=parameter_defaults(iter_blocks),
-        )
+    next_call = next_call_of(iter_blocks, path=path, kind=kind, scope=scope, pages=pages, limit=limit)
 
     page = page_list(
         blocks,

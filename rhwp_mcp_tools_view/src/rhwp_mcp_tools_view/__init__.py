@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, Pages, current_password, format_call, hookimpl, page_text, parameter_defaults
+from rhwp_mcp_host import FilePath, Pages, current_password, hookimpl, next_call_of, page_text
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -59,17 +59,9 @@ def to_markdown(
     """
     text = _markdown(_load(path), include_furniture, pages)
 
-    def next_call(next_offset: int) -> str:
-        return format_call(
-            "to_markdown",
-            path=path,
-            include_furniture=include_furniture,
-            pages=pages,
-            max_chars=max_chars,
-            offset=next_offset,
-            omit_defaults=parameter_defaults(to_markdown),
-        )
-
+    next_call = next_call_of(
+        to_markdown, path=path, include_furniture=include_furniture, pages=pages, max_chars=max_chars
+    )
     return page_text(text, offset, max_chars, next_call=next_call)
 
 
@@ -90,18 +82,14 @@ def to_html(
     """
     text = _html(_load(path), include_css, include_furniture, pages)
 
-    def next_call(next_offset: int) -> str:
-        return format_call(
-            "to_html",
-            path=path,
-            include_css=include_css,
-            include_furniture=include_furniture,
-            pages=pages,
-            max_chars=max_chars,
-            offset=next_offset,
-            omit_defaults=parameter_defaults(to_html),
-        )
-
+    next_call = next_call_of(
+        to_html,
+        path=path,
+        include_css=include_css,
+        include_furniture=include_furniture,
+        pages=pages,
+        max_chars=max_chars,
+    )
     return page_text(text, offset, max_chars, next_call=next_call)
 
 
