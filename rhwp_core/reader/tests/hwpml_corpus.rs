@@ -7,30 +7,10 @@ use rhwp_reader::model::{Block, Document, Format};
 use rhwp_reader::text::document_text;
 use rhwp_reader::{read, read_guarded, sniff, ErrorCode, Options, Sniffed};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
-use common::{corpus_dir as corpus, fixtures};
-
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == ext))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
-fn strict() -> Options {
-    Options {
-        strict: true,
-        ..Options::default()
-    }
-}
+use common::{corpus_dir as corpus, files, fixtures, strict};
 
 fn bigrams(s: &str) -> HashMap<(char, char), usize> {
     let chars: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();

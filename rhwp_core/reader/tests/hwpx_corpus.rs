@@ -8,30 +8,10 @@ use rhwp_reader::model::{Block, Document};
 use rhwp_reader::text::document_text;
 use rhwp_reader::{read, read_guarded, ErrorCode, Options};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
-use common::{corpus_dir as corpus, expected_codes, fixtures};
-
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == ext))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
-fn strict() -> Options {
-    Options {
-        strict: true,
-        ..Options::default()
-    }
-}
+use common::{corpus_dir as corpus, expected_codes, files, fixtures, strict};
 
 fn read_file(path: &Path, options: &Options) -> rhwp_reader::Result<Document> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -239,3 +239,25 @@ pub fn form_rows(blocks: &[rhwp_reader::model::Block]) -> Vec<FormRow<'_>> {
         })
         .collect()
 }
+
+/// The files of `dir` with extension `ext`, sorted (none if the folder is missing).
+pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Strict reading: what lenient reading would repair is an error.
+pub fn strict() -> rhwp_reader::Options {
+    rhwp_reader::Options {
+        strict: true,
+        ..rhwp_reader::Options::default()
+    }
+}
