@@ -336,10 +336,17 @@ def test_at_most_max_calls_tools_run_at_once(tmp_path: Path, max_calls: int, pea
 
     with tempfile.TemporaryFile("w+") as errlog:
         anyio.run(main, errlog)
+        errlog.seek(0)
+        log = errlog.read()
     assert results == ["finished 10"] * 5
     assert took["peak"] == peak, took
+    # The trace says which calls waited for a slot, and how long.
+    waited = re.findall(r"trace: done slow in [0-9.]+ ms \(waited (\d+) ms for a slot\): ok", log)
     if max_calls == 2:
         assert took["all"] >= 3 * 10 * 0.05 * 0.9, took  # three waves of half a second
+        assert len(waited) == 3 and max(int(ms) for ms in waited) >= 700, log[-3000:]
+    else:
+        assert waited == [], log[-3000:]
 
 
 def test_max_calls_is_a_positive_bounded_number() -> None:

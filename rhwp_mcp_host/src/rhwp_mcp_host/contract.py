@@ -109,6 +109,8 @@ class CallOutcome:
     """The plugin whose before-call hook refused the call, if one did."""
     cancelled: bool = False
     """The client cancelled the call (or left): nothing was sent back, ``ok`` is False, no error."""
+    waited: float = 0.0
+    """Seconds the call waited for a free slot (``--max-calls``) before its tool ran (in ``elapsed``)."""
 
 
 class Register(Protocol):

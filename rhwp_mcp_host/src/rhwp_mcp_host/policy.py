@@ -97,7 +97,9 @@ class Tracer:
             result = "cancelled"
         else:
             result = "ok" if outcome.ok else f"error {outcome.error.get('error') if outcome.error else '?'}"
-        self.log(f"trace: done {call.tool} in {outcome.elapsed * 1000:.1f} ms: {result}")
+        # A call that waited for a slot says so (how an operator sees that --max-calls is tight).
+        queued = f" (waited {outcome.waited * 1000:.0f} ms for a slot)" if outcome.waited >= 0.001 else ""
+        self.log(f"trace: done {call.tool} in {outcome.elapsed * 1000:.1f} ms{queued}: {result}")
 
 
 def builtin_plugins(*, trace: bool, log: Callable[[str], None], store: DocumentStore) -> list[tuple[str, Any]]:

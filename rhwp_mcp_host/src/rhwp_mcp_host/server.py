@@ -219,11 +219,12 @@ class HostMiddleware(Middleware):
             cancelled = False
             unwound: BaseException | None = None
             state = progress._CallState()
+            waited = 0.0
 
             async def work() -> Any:
                 """Open the call's sources (a download can be long: it reports progress and stops
                 when cancelled, like the tool), then run the tool; None if a source failed."""
-                nonlocal context, payload, shown_token
+                nonlocal context, payload, shown_token, waited
                 pending = self.pending_sources(call) if spec.path_arguments else []
                 if pending:
                     shown: dict[str, str] = {}
@@ -235,7 +236,9 @@ class HostMiddleware(Middleware):
                     )
                     shown_token = _shown_as.set(shown)
                     state.next_stage()  # the tool's progress counts on from the download's
+                asked = time.perf_counter()
                 async with self.call_slots():
+                    waited = time.perf_counter() - asked
                     return await call_next(context)
 
             if payload is None:
@@ -282,6 +285,7 @@ class HostMiddleware(Middleware):
                 error=payload,
                 denied_by=denied_by,
                 cancelled=cancelled,
+                waited=waited,
             )
             try:
                 self.packs.call_each("rhwp_mcp_after_call", call=call, outcome=outcome)
