@@ -7,11 +7,12 @@
 //! `hostile_files_are_refused_fast` checks the committed copies.
 
 use rhwp_reader::{read, ErrorCode, Options};
-use std::io::{Cursor, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod common;
+use common::zip_package as package;
 use common::{record, utf16, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_TEXT, TABLE};
 
 fn paragraph(level: u16, text: &str) -> Vec<u8> {
@@ -224,17 +225,6 @@ fn build(name: &str) -> Vec<u8> {
         ]),
         other => panic!("no recipe for {other}"),
     }
-}
-
-fn package(entries: &[(&str, &str)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, body) in entries {
-        w.start_file(*name, options).unwrap();
-        w.write_all(body.as_bytes()).unwrap();
-    }
-    w.finish().unwrap().into_inner()
 }
 
 #[test]

@@ -119,13 +119,8 @@ fn a_field_spanning_paragraphs_holds_their_text() {
     let ps = paragraphs(&doc.sections[0].blocks);
     assert_eq!(ps.len(), 3);
     // Listed in each paragraph over the part it holds; the later parts marked continued.
-    let parts: Vec<(&str, u32, u32, bool)> = ps
-        .iter()
-        .flat_map(|p| &p.fields)
-        .map(|f| (f.value.as_str(), f.start, f.end, f.continued))
-        .collect();
     assert_eq!(
-        parts,
+        common::field_parts(&doc.sections[0].blocks),
         [
             ("하나", 2, 4, false),
             ("둘", 0, 1, true),

@@ -7,7 +7,6 @@
 use rhwp_reader::model::{Block, Document};
 use rhwp_reader::text::document_text;
 use rhwp_reader::{read, read_guarded, ErrorCode, Options};
-use std::io::Write;
 use std::path::Path;
 
 mod common;
@@ -254,14 +253,7 @@ fn hpf(sections: &[&str]) -> String {
 }
 
 fn package(entries: &[(&str, String)]) -> Vec<u8> {
-    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (name, content) in entries {
-        w.start_file(*name, options).unwrap();
-        w.write_all(content.as_bytes()).unwrap();
-    }
-    w.finish().unwrap().into_inner()
+    common::zip_package(entries)
 }
 
 fn section(text: &str) -> String {

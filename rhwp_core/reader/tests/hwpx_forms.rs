@@ -380,3 +380,25 @@ fn tracked_changes() {
         .collect();
     assert_eq!(shown, p.text);
 }
+
+/// A field over several paragraphs is listed in each paragraph over the part it holds, the later
+/// parts marked continued — the same parts as HWP 5.0's (`hwp5_fields.rs`).
+#[test]
+fn a_field_over_several_paragraphs_is_listed_in_each_part() {
+    let section = r#"<hs:sec xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"><hp:p><hp:run><hp:t>앞 </hp:t><hp:ctrl><hp:fieldBegin id="7" type="CLICK_HERE" name="본문" editable="1" dirty="1"><hp:parameters cnt="0" name=""/></hp:fieldBegin></hp:ctrl><hp:t>하나</hp:t></hp:run></hp:p>
+        <hp:p><hp:run><hp:t>둘</hp:t></hp:run></hp:p>
+        <hp:p><hp:run><hp:t>셋</hp:t><hp:ctrl><hp:fieldEnd beginIDRef="7"/></hp:ctrl><hp:t> 끝</hp:t></hp:run></hp:p></hs:sec>"#;
+    let bytes = common::zip_package(&[
+        ("mimetype", "application/hwp+zip"),
+        ("Contents/section0.xml", section),
+    ]);
+    let doc = read(&bytes, &Options::default()).unwrap();
+    assert_eq!(
+        common::field_parts(&doc.sections[0].blocks),
+        [
+            ("하나", 2, 4, false),
+            ("둘", 0, 1, true),
+            ("셋", 0, 1, true)
+        ]
+    );
+}

@@ -261,3 +261,31 @@ pub fn strict() -> rhwp_reader::Options {
         ..rhwp_reader::Options::default()
     }
 }
+
+/// A zip package of the given parts, deflated, in order (an HWPX when its first part is
+/// `mimetype` holding `application/hwp+zip`).
+pub fn zip_package<S: AsRef<[u8]>>(entries: &[(&str, S)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, body) in entries {
+        w.start_file(*name, options).unwrap();
+        w.write_all(body.as_ref()).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// The field parts of the top-level paragraphs among `blocks`, in order, as the tests compare
+/// them: (value, start, end, continued).
+pub fn field_parts(blocks: &[rhwp_reader::model::Block]) -> Vec<(&str, u32, u32, bool)> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            rhwp_reader::model::Block::Paragraph(p) => Some(p),
+            _ => None,
+        })
+        .flat_map(|p| &p.fields)
+        .map(|f| (f.value.as_str(), f.start, f.end, f.continued))
+        .collect()
+}

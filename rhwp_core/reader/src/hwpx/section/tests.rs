@@ -560,29 +560,6 @@ fn columns_and_nested_tables_in_cells() {
 }
 
 #[test]
-fn a_field_over_several_paragraphs_is_listed_in_each_part() {
-    let xml = format!(
-        r#"<hs:sec {NS}><hp:p><hp:run><hp:t>앞 </hp:t><hp:ctrl><hp:fieldBegin id="7" type="CLICK_HERE" name="본문" editable="1" dirty="1"><hp:parameters cnt="0" name=""/></hp:fieldBegin></hp:ctrl><hp:t>하나</hp:t></hp:run></hp:p>
-        <hp:p><hp:run><hp:t>둘</hp:t></hp:run></hp:p>
-        <hp:p><hp:run><hp:t>셋</hp:t><hp:ctrl><hp:fieldEnd beginIDRef="7"/></hp:ctrl><hp:t> 끝</hp:t></hp:run></hp:p></hs:sec>"#
-    );
-    let (out, _) = run(&xml);
-    let parts: Vec<(&str, u32, u32, bool)> = paragraphs(&out.section.blocks)
-        .iter()
-        .flat_map(|p| &p.fields)
-        .map(|f| (f.value.as_str(), f.start, f.end, f.continued))
-        .collect();
-    assert_eq!(
-        parts,
-        [
-            ("하나", 2, 4, false),
-            ("둘", 0, 1, true),
-            ("셋", 0, 1, true)
-        ]
-    );
-}
-
-#[test]
 fn a_field_begun_at_a_paragraphs_end_is_first_listed_where_its_text_is() {
     // Nothing of it in the first paragraph: its first listed part is the second's, not continued.
     let xml = format!(
