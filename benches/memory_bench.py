@@ -1,4 +1,5 @@
-"""Memory budget (DESIGN §7): peak RSS per corpus document against the document's inflated size.
+"""Memory budget: peak RSS per corpus document against the document's inflated size, which the budget
+(benches/README.md, "The budgets") bounds by a small multiple.
 
 Each document is read in a fresh child process (so one document's peak cannot hide another's):
 

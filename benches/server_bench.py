@@ -1,4 +1,5 @@
-"""Server benchmark (DESIGN §7): start-up, per-call latency, HTTP throughput, thread scaling, soak.
+"""Server benchmark: start-up, per-call latency, HTTP throughput, thread scaling, soak (the server's
+budgets: benches/README.md, "The budgets").
 
 One command; prints Markdown tables and writes benches/results/server.json (sections merge into
 the file, so `--only http` updates just that part).

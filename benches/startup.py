@@ -1,4 +1,5 @@
-"""Start-up budget (DESIGN §7): `initialize` + `tools/list` over stdio, `rhwp-mcp` vs a bare FastMCP server.
+"""Start-up budget: `initialize` + `tools/list` over stdio, `rhwp-mcp` vs a bare FastMCP server with the
+same tools, which it must stay within a small margin of (benches/README.md, "The budgets").
 
 Both servers offer the same N trivial tools: rhwp-mcp gets them from a pack installed for the run
 (a module plus a dist-info directory with its entry point, on PYTHONPATH), the bare server defines

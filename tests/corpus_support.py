@@ -15,7 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 
-# What each synthetic bad fixture must be refused with (DESIGN §4).
+# What each synthetic bad fixture must be refused with (the README's "Errors": damage is corrupt_document,
+# what is no HWP or cannot be opened unsupported_format, a bomb or absurd nesting too_large).
 BAD_CODES: dict[str, set[str]] = {
     "synthetic-a-bitflip-header.hwp": {"corrupt_document"},
     "synthetic-a-deep-nesting.hwpx": {"too_large", "corrupt_document"},

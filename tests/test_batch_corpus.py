@@ -1,9 +1,10 @@
 """rhwp-batch over the shared corpus, the way acceptance reads it (issue 18).
 
 - The pool runner over every file of ``../shared/corpus`` (good and bad): each input file has rows
-  exactly once; bad files are error rows with the codes DESIGN §4 gives them (the corpus's own
-  ``expected_codes``); every readable document's rows are exactly the chunks the ``chunks`` tool
-  returns for the same arguments (called in process, as a client would, paged to the end).
+  exactly once; bad files are error rows with the stable error code a tool would answer with (the
+  README's "Errors"; the corpus's own ``expected_codes``); every readable document's rows are
+  exactly the chunks the ``chunks`` tool returns for the same arguments (called in process, as a
+  client would, paged to the end).
 - The Ray runner on a local Ray (``num_cpus=2``) gives the same rows as the pool, sorted. It runs
   over the whole corpus (158 files; about 10-15 s including Ray's start on this 2-core machine),
   or over the fixtures when the corpus is missing; it is skipped, with the reason, only when Ray

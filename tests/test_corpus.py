@@ -2,7 +2,8 @@
 
 - every `hwp/` and `hwpx/` document parses, and the text's content recall against the
   other readers' consensus (`../shared/tools/recall.py`) is >= 0.99;
-- every `bad/` file is refused with DESIGN §4's code and a suggestion.
+- every `bad/` file is refused with the stable error code the README's "Errors" gives it and a
+  suggestion.
 
 EXPECTED_SHORT lists documents still below the bar, each with why; it may only shrink.
 A listed document that starts passing fails the run (strict xfail), so the list stays honest.

@@ -8,8 +8,9 @@
 **Rows.** One row per chunk (the chunk :func:`rhwp_core.chunking.chunk_document` gives, the same
 as the ``chunks`` tool's for the same arguments); a document that reads but has no text gives one
 row with ``chunk_index`` null and empty ``page_content``; a file that cannot be read gives one row
-with ``error_code`` (DESIGN §4's codes) and ``error_message``. :func:`chunk_rows` never raises for
-a document, so no file is ever lost: a bug shows as an ``internal_error`` row and the batch goes on.
+with ``error_code`` (the stable code a tool would answer with) and ``error_message``.
+:func:`chunk_rows` never raises for a document, so no file is ever lost: a bug shows as an
+``internal_error`` row and the batch goes on.
 Mode ``"text"`` (batch only) gives one row per document holding its whole text, unsplit.
 
 **Workers** import ``rhwp_core`` and pyarrow, never the MCP host or FastMCP, and a ``Document``
@@ -87,7 +88,7 @@ SCHEMA = pa.schema(
         pa.field("chunk_index", pa.int32()),  # null: no chunk (no text, or an error row)
         pa.field("page_content", pa.string(), nullable=False),  # "" when there is no chunk
         pa.field("metadata", pa.string()),  # the chunk's metadata as JSON text; null when no chunk
-        pa.field("error_code", pa.string()),  # DESIGN §4 code; null when the document was read
+        pa.field("error_code", pa.string()),  # the failure's stable code; null when the document was read
         pa.field("error_message", pa.string()),
     ]
 )
