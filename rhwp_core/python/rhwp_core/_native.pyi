@@ -5,6 +5,8 @@ from typing import Any
 
 __version__: str
 SCHEMA_VERSION: str
+ERROR_CODES: tuple[tuple[str, str, str], ...]
+"""The error vocabulary: ``(code, default suggestion, rhwp_core exception class name)`` a row."""
 
 class ReaderError(Exception):
     """args = (code, message, suggestion)"""
