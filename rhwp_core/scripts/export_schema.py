@@ -5,8 +5,8 @@
     python rhwp_core/scripts/export_schema.py --check  # exit 1 if it is out of date
 
 The schema is generated from the Pydantic models in ``rhwp_core/ir.py`` (serialization mode:
-every field the reader writes is listed as required); ``tests/test_ir.py`` fails when the
-checked-in copy is stale.
+every field the reader writes is listed as required); ``rhwp_core/tests/test_ir.py`` fails when
+the checked-in copy is stale, and when it differs from ``model.rs`` field by field.
 """
 
 from __future__ import annotations

@@ -2,7 +2,11 @@
 //!
 //! `rhwp_core.ir` mirrors the model's serde shape field for field, and the model is ours: it
 //! needs no validating. Serialising it to JSON only for pydantic-core to parse and check it
-//! again cost several times the reading itself (0.4 s of JSON and validation for a 15 MB IR).
+//! again cost several times the reading itself. Measured on the five largest IRs of the corpus
+//! (16.7, 5.7, 5.7, 4.8 and 1.0 MB of JSON; median of 5, cyclic GC paused as `Document.to_ir`
+//! does): 161, 30, 37, 47 and 11 ms built here against 400, 103, 108, 112 and 26 ms for
+//! `to_json` + `HwpDocument.model_validate_json`, 2.4 to 3.4 times faster (parsing the largest
+//! document takes 41 ms).
 //! This module walks the model with its own `Serialize` impls (so the field set can never
 //! drift from what `to_json` writes) and makes each struct an instance of the IR class of the
 //! same name, the way pydantic-core does after validating: `__dict__` holds the fields in the

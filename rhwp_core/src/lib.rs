@@ -9,7 +9,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyMemoryError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use rhwp_reader::{model::Document, Options};
+use rhwp_reader::{model::Document, ErrorCode, Options};
 use std::sync::Arc;
 
 mod ir_objects;
@@ -130,7 +130,9 @@ struct NativeDocument {
 
 #[pymethods]
 impl NativeDocument {
-    /// All the text the document shows (DESIGN §3), paragraphs joined by `\n`.
+    /// All the text the document shows, paragraphs joined by `\n`: the body in reading order
+    /// (table cells, text boxes, captions, equation scripts included), then, with
+    /// `include_furniture`, page headers/footers (each distinct one once), foot/endnotes and memos.
     fn extract_text<'py>(
         &self,
         py: Python<'py>,
@@ -487,7 +489,7 @@ fn read_bin_data<'py>(
             bin_data::media_type(&data),
         )),
         Lookup::Linked { target } => Err(ReaderError::new_err((
-            "unsupported_format",
+            ErrorCode::UnsupportedFormat.as_str(),
             format!(
                 "\"{target}\" is linked, not embedded: the document names a file on its author's \
                  machine and holds no bytes for it"
@@ -516,7 +518,7 @@ fn read_bin_data<'py>(
                 )
             };
             Err(ReaderError::new_err((
-                "invalid_input",
+                ErrorCode::InvalidInput.as_str(),
                 format!("the document holds no bin data item named \"{shown}\""),
                 suggestion,
                 stored,
@@ -533,6 +535,16 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_path, m)?)?;
     m.add_function(wrap_pyfunction!(read_bin_data, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
+    // The error vocabulary, `(code, default suggestion, exception class name)` a row, from which
+    // `rhwp_core.errors` builds its exception classes.
+    let error_codes: Vec<(&str, &str, &str)> = rhwp_reader::error::VOCABULARY
+        .iter()
+        .map(|row| (row.name, row.suggestion, row.python_class))
+        .collect();
+    m.add(
+        "ERROR_CODES",
+        pyo3::types::PyTuple::new(m.py(), error_codes)?,
+    )?;
     m.add("SCHEMA_VERSION", rhwp_reader::model::SCHEMA_VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,4 +1,5 @@
-"""The Python API contract (DESIGN §5): parse, Document, errors, cache, threads."""
+"""The Python API contract: ``parse`` (paths, ``file://`` URIs, bytes; the format sniffed from the
+bytes), ``Document``, errors carrying ``code`` and ``suggestion``, the cache, threads."""
 
 from __future__ import annotations
 

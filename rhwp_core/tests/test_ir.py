@@ -1,4 +1,5 @@
-"""The Pydantic IR: shape parity with model.rs, the tagged block union, iter_blocks, the checked-in schema."""
+"""The Pydantic IR: parity with model.rs (field by field, through the checked-in schema), the tagged
+block union, iter_blocks, the checked-in schema."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 from rhwp_core.ir import (
     Equation,
     HwpDocument,
@@ -37,15 +38,17 @@ def showcase() -> HwpDocument:
 
 # -- parity with model.rs ---------------------------------------------------------------------------
 
-RUST_TO_PYTHON = {"Document": "HwpDocument", "Field": "FieldRange"}
 
-
-def rust_structs() -> dict[str, list[str]]:
-    """Struct name -> its `pub` field names, in order, from model.rs."""
+def rust_structs() -> dict[str, list[tuple[str, str]]]:
+    """Struct name -> its `pub` fields as (name, Rust type), in order, from model.rs."""
     source = MODEL_RS.read_text(encoding="utf-8")
-    structs: dict[str, list[str]] = {}
+    structs: dict[str, list[tuple[str, str]]] = {}
     for match in re.finditer(r"pub struct (\w+) \{(.*?)\n\}", source, re.S):
-        structs[match.group(1)] = re.findall(r"^\s*pub (\w+):", match.group(2), re.M)
+        fields = structs[match.group(1)] = []
+        for name, rest in re.findall(r"^\s*pub (\w+):(.*)$", match.group(2), re.M):
+            rust_type = re.fullmatch(r"\s*(.+),\s*", rest)
+            assert rust_type is not None, f"{match.group(1)}.{name}: this test reads a field's type from its line"
+            fields.append((name, rust_type.group(1)))
     return structs
 
 
@@ -54,19 +57,100 @@ def test_every_model_rs_struct_has_a_model_with_the_same_fields_in_order() -> No
     assert "Paragraph" in structs and "Document" in structs
     block_models = {Paragraph, Table, Picture, Equation, Shape, ir.FormControl, Unknown}
     for rust_name, rust_fields in structs.items():
-        model = getattr(ir, RUST_TO_PYTHON.get(rust_name, rust_name))
-        assert issubclass(model, BaseModel)
+        model = ir.MODEL_CLASSES[rust_name]
+        assert getattr(ir, model.__name__) is model
         # Blocks get their `kind` tag from serde's `#[serde(tag = "kind")]`, not from a Rust field.
         python_fields = [name for name in model.model_fields if not (model in block_models and name == "kind")]
-        assert python_fields == rust_fields, rust_name
+        assert python_fields == [name for name, _ in rust_fields], rust_name
+
+
+def rust_unit_enums() -> dict[str, list[str]]:
+    """Enum name -> its variants as serde writes them (`rename_all` applied), from model.rs."""
+    source = MODEL_RS.read_text(encoding="utf-8")
+    enums: dict[str, list[str]] = {}
+    for match in re.finditer(r'#\[serde\(rename_all = "(\w+)"\)\]\s*pub enum (\w+) \{(.*?)\}', source, re.S):
+        rename, name, body = match.groups()
+        variants = re.findall(r"^\s*(\w+),", body, re.M)
+        assert rename in ("lowercase", "snake_case"), rename
+        enums[name] = [v.lower() if rename == "lowercase" else _snake(v) for v in variants]
+    return enums
+
+
+def rust_block_variants() -> list[tuple[str, str]]:
+    """`Block`'s variants as (variant, the struct it holds), in order, from model.rs."""
+    enum = re.search(r"pub enum Block \{(.*?)\}", MODEL_RS.read_text(encoding="utf-8"), re.S)
+    assert enum is not None
+    return re.findall(r"^\s*(\w+)\((\w+)\),", enum.group(1), re.M)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+
+
+_INTEGER_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+
+def _serialised_as(rust: str, node: dict[str, Any], enums: dict[str, list[str]]) -> bool:
+    """Whether the JSON Schema `node` describes what serde writes for a value of Rust type `rust`."""
+    generic = re.fullmatch(r"(\w+)<(.+)>", rust)
+    if generic is not None:
+        outer, inner = generic.groups()
+        if outer == "Option":
+            options = node.get("anyOf", [])
+            return len(options) == 2 and options[1] == {"type": "null"} and _serialised_as(inner, options[0], enums)
+        if outer == "Vec":
+            return node.get("type") == "array" and _serialised_as(inner, node["items"], enums)
+        if outer == "Deferred":  # serialised as the value it defers
+            return _serialised_as(inner, node, enums)
+        return False
+    if rust in ("String", "&'static str"):
+        return node.get("type") == "string"
+    if rust == "bool":
+        return node.get("type") == "boolean"
+    if rust in _INTEGER_BITS:
+        bound = 2 ** _INTEGER_BITS[rust] - 1
+        return node.get("type") == "integer" and node.get("minimum") == 0 and node.get("maximum", bound) == bound
+    if rust == "Block":  # serde's internally tagged enum: the variant's struct, tagged `kind`
+        refs = {
+            _snake(variant): f"#/$defs/{ir.MODEL_CLASSES[struct].__name__}" for variant, struct in rust_block_variants()
+        }
+        return node.get("oneOf") == [{"$ref": ref} for ref in refs.values()] and node.get("discriminator") == {
+            "mapping": refs,
+            "propertyName": "kind",
+        }
+    if rust in enums:
+        return node.get("type") == "string" and node.get("enum") == enums[rust]
+    return rust in ir.MODEL_CLASSES and node.get("$ref") == f"#/$defs/{ir.MODEL_CLASSES[rust].__name__}"
+
+
+def test_the_schema_types_every_field_as_model_rs_serialises_it() -> None:
+    """Field by field, the checked-in schema (made from these models) says what model.rs writes:
+    the same fields, all required, each of the type serde writes for its Rust type (nullable
+    exactly when the Rust field is an `Option`, integer bounds of its width, the enum's values),
+    whether or not a document exercising the field is at hand."""
+    schema = json.loads((CORE / "schema" / "hwp_document.schema.json").read_text(encoding="utf-8"))
+    enums = rust_unit_enums()
+    assert "Format" in enums
+    wrong = []
+    for rust_name, fields in rust_structs().items():
+        python_name = ir.MODEL_CLASSES[rust_name].__name__
+        definition = schema if python_name == "HwpDocument" else schema["$defs"][python_name]
+        properties = dict(definition["properties"])
+        if "kind" in properties and properties["kind"].get("const") == _snake(rust_name):
+            del properties["kind"]  # a block's tag, written by serde's `tag = "kind"`
+        assert list(properties) == [name for name, _ in fields], rust_name
+        assert set(definition["required"]) == set(definition["properties"]), rust_name
+        wrong += [
+            f"{rust_name}.{name}: {rust} vs {properties[name]}"
+            for name, rust in fields
+            if not _serialised_as(rust, properties[name], enums)
+        ]
+    assert not wrong, "\n".join(wrong)
 
 
 def test_block_variants_and_schema_version_match_model_rs() -> None:
+    assert [_snake(variant) for variant, _ in rust_block_variants()] == list(ir.BLOCK_KINDS)
     source = MODEL_RS.read_text(encoding="utf-8")
-    enum = re.search(r"pub enum Block \{(.*?)\}", source, re.S)
-    assert enum is not None
-    variants = re.findall(r"^\s*(\w+)\(\w+\),", enum.group(1), re.M)
-    assert [re.sub(r"(?<!^)([A-Z])", r"_\1", v).lower() for v in variants] == list(ir.BLOCK_KINDS)
     version = re.search(r'pub const SCHEMA_VERSION: &str = "([^"]+)"', source)
     assert version is not None and version.group(1) == ir.SCHEMA_VERSION
 
@@ -88,7 +172,7 @@ def test_blocks_are_routed_by_kind() -> None:
     assert ("Equation", "equation") in kinds and ("Shape", "shape") in kinds
     assert ("Unknown", "unknown") in kinds
     for block in blocks:
-        assert re.sub(r"(?<!^)([A-Z])", r"_\1", type(block).__name__).lower() == block.kind
+        assert _snake(type(block).__name__) == block.kind
 
 
 def test_a_kind_from_a_newer_reader_becomes_an_unknown_block() -> None:

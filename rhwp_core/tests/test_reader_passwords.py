@@ -1,4 +1,6 @@
-"""Password-protected documents (DESIGN §5 "Passwords"): ``parse(source, password=...)``.
+"""Password-protected documents: ``parse(source, password=...)``. A missing or wrong password is
+``password_required`` and no error quotes the password; a scheme we cannot open (HWP 5.0
+``EncryptVersion`` 0) is ``unsupported_format``.
 
 The licence-noted fixtures in tests/fixtures/encrypted (password ``123456``): an HWPX package
 (OWPML/ODF encryption) with its unencrypted twin, and an HWP 3.x document (DES) holding the same

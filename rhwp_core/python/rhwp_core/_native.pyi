@@ -1,18 +1,34 @@
 """Type stub for the extension module built from rhwp_core/src/lib.rs."""
 
 from os import PathLike
-from typing import Any
+from typing import Any, final
+
+__all__ = [
+    "ERROR_CODES",
+    "SCHEMA_VERSION",
+    "IrClasses",
+    "NativeDocument",
+    "ReaderError",
+    "__version__",
+    "parse_bytes",
+    "parse_path",
+    "read_bin_data",
+]
 
 __version__: str
 SCHEMA_VERSION: str
+ERROR_CODES: tuple[tuple[str, str, str], ...]
+"""The error vocabulary: ``(code, default suggestion, rhwp_core exception class name)`` a row."""
 
 class ReaderError(Exception):
     """args = (code, message, suggestion)"""
 
+@final
 class IrClasses:
     """The IR classes by model struct name: ``{name: (class, field names in declared order)}``."""
-    def __init__(self, classes: dict[str, tuple[type[Any], tuple[str, ...]]]) -> None: ...
+    def __new__(cls, classes: dict[str, tuple[type[Any], tuple[str, ...]]]) -> IrClasses: ...
 
+@final
 class NativeDocument:
     @property
     def format(self) -> str: ...

@@ -1,13 +1,35 @@
-"""The error vocabulary (DESIGN §4): every failure carries a stable ``code`` and a ``suggestion``.
+"""The error vocabulary: every failure carries a stable ``code`` and a ``suggestion``.
 
-The host maps any exception with these two attributes to an MCP error without knowing
-these types, so third-party packs can raise their own exceptions the same way.
+A failed tool call shows both to the client (``{"error": code, "message": ..., "suggestion": ...}``),
+so the codes are a contract. The host maps any exception with these two attributes to an MCP
+error without knowing these types, so third-party packs can raise their own exceptions the same way.
+
+The codes, their default suggestions (used when an error is raised without a more specific one)
+and the class that carries each come from one table in the Rust reader (``rhwp_reader::error::
+VOCABULARY``, exported as ``_native.ERROR_CODES``); the classes here take them from it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import TypeVar
+
+from . import _native
+
+_ROWS: dict[str, tuple[str, str]] = {cls: (code, suggestion) for code, suggestion, cls in _native.ERROR_CODES}
+
+_C = TypeVar("_C", bound=type)
+
+
+def _in_vocabulary(cls: _C) -> _C:
+    """Give ``cls`` the code and default suggestion the vocabulary's row for its name holds."""
+    code, suggestion = _ROWS[cls.__name__]
+    # setattr, not assignment: ``_C`` is any class (HwpError's or an OSError's subclass), so the
+    # type checker cannot see the two attributes each of them declares.
+    setattr(cls, "code", code)  # noqa: B010
+    setattr(cls, "suggestion", suggestion)  # noqa: B010
+    return cls
 
 
 class HwpError(Exception):
@@ -23,53 +45,41 @@ class HwpError(Exception):
             self.suggestion = suggestion
 
 
+@_in_vocabulary
 class UnsupportedFormatError(HwpError):
     """HWP 1.x/2.x, DRM or an encryption scheme we cannot open, or not an HWP document at all."""
 
-    code = "unsupported_format"
-    suggestion = "Pass an HWP 5.0 (.hwp), HWPX (.hwpx) or HWP 3.x document."
 
-
+@_in_vocabulary
 class PasswordRequiredError(HwpError):
     """A password-protected document opened without its password, or with a wrong one."""
 
-    code = "password_required"
-    suggestion = "Pass the document's password as `password` (it is never stored or echoed)."
 
-
+@_in_vocabulary
 class CorruptDocumentError(HwpError):
     """Truncated, bit-damaged, or internally inconsistent."""
 
-    code = "corrupt_document"
-    suggestion = "Open the file in Hancom Office and save it again, or obtain an intact copy."
 
-
+@_in_vocabulary
 class TooLargeError(HwpError):
     """A safety bound was exceeded, or a result is too big for one response."""
 
-    code = "too_large"
-    suggestion = "Split the document, or ask for part of it."
 
-
+@_in_vocabulary
 class InvalidRequestError(HwpError, ValueError):
     """A request the document cannot answer as asked (pages it does not have, a malformed range)."""
 
-    code = "invalid_input"
-    suggestion = "Check the arguments."
 
-
+@_in_vocabulary
 class DocumentNotFoundError(FileNotFoundError):
     """A missing file; a ``FileNotFoundError`` that also carries ``code`` and ``suggestion``."""
 
-    code = "file_not_found"
+    code: str
+    suggestion: str
 
     def __init__(self, path: str) -> None:
         super().__init__(2, "No such file", path)
         self.message = f"no such file: {path}"
-        self.suggestion = (
-            "Check the path. It must name a file on the machine where rhwp-mcp runs; a file that lives "
-            "only on the client's side (an upload, an attachment) has to be saved to this machine first."
-        )
 
     def __str__(self) -> str:
         return self.message
@@ -78,7 +88,7 @@ class DocumentNotFoundError(FileNotFoundError):
 class DocumentIsADirectoryError(IsADirectoryError):
     """The path names a directory, not a document."""
 
-    code = "invalid_input"
+    code = InvalidRequestError.code
 
     def __init__(self, path: str) -> None:
         super().__init__(21, "Is a directory", path)
@@ -89,22 +99,25 @@ class DocumentIsADirectoryError(IsADirectoryError):
         return self.message
 
 
+@_in_vocabulary
 class DocumentPermissionError(PermissionError):
     """The OS refused to read the file."""
 
-    code = "permission_denied"
+    code: str
+    suggestion: str
 
     def __init__(self, path: str) -> None:
         super().__init__(13, "Permission denied", path)
         self.message = f"permission denied reading {path}"
-        self.suggestion = "Make the file readable by the user rhwp-mcp runs as, or copy it somewhere readable."
 
     def __str__(self) -> str:
         return self.message
 
 
+# The classes the native layer's codes become (every HwpError of the vocabulary).
 _BY_CODE: dict[str, type[HwpError]] = {
-    cls.code: cls for cls in (UnsupportedFormatError, PasswordRequiredError, CorruptDocumentError, TooLargeError)
+    cls.code: cls
+    for cls in (UnsupportedFormatError, PasswordRequiredError, CorruptDocumentError, TooLargeError, InvalidRequestError)
 }
 
 

@@ -2,9 +2,15 @@
 
 The native reader builds these models directly from its model (``Document.to_ir``, see
 ``rhwp_core/src/ir_objects.rs``): the same objects ``HwpDocument.model_validate_json`` makes of
-its JSON (``Document.to_json``), without the JSON and the validation. Field names, nesting and
-the ``kind`` tag of blocks are the serde JSON shape of ``model.rs`` -- keep the two in step
-(``tests/test_ir.py`` compares them; ``tests/test_ir_native.py`` compares the two builds).
+its JSON (``Document.to_json``), without the JSON and the validation. ``model.rs`` is the
+source: field names, order, nesting and the ``kind`` tag of blocks are its serde JSON shape, and
+these models add only what Python needs (descriptions, defaults for hand-built documents,
+forward compatibility). Two checks make a difference fail a test: ``rhwp_core/tests/test_ir.py``
+holds the JSON Schema exported from these models (``rhwp_core/schema``) equal to ``model.rs``
+field by field (names, order, required, the type serde writes, nullable exactly for an
+``Option``, integer widths, enum values), and ``tests/test_ir_native.py`` holds, on every
+fixture and corpus document, the native build equal to the validated one and its JSON equal to
+``to_json`` byte for byte.
 
 Lengths are HWPUNIT (1/7200 inch). Character offsets count Python string indices into the
 paragraph's ``text``.

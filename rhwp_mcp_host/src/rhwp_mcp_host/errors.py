@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 FILE_NOT_FOUND: Final = "file_not_found"
 PERMISSION_DENIED: Final = "permission_denied"
@@ -35,16 +35,7 @@ ErrorCode = Literal[
     "too_large",
     "internal_error",
 ]
-ERROR_CODES: Final[tuple[str, ...]] = (
-    FILE_NOT_FOUND,
-    PERMISSION_DENIED,
-    INVALID_INPUT,
-    UNSUPPORTED_FORMAT,
-    PASSWORD_REQUIRED,
-    CORRUPT_DOCUMENT,
-    TOO_LARGE,
-    INTERNAL_ERROR,
-)
+ERROR_CODES: Final[tuple[str, ...]] = get_args(ErrorCode)
 
 # An internal_error message quotes the exception text; cap it so a huge repr cannot flood the client.
 _MAX_QUOTED = 400
