@@ -61,6 +61,8 @@ KIND_GROUPS: dict[str, tuple[str, ...]] = {"field": FIELD_KINDS, "form_control":
 """Filter names that stand for several kinds."""
 
 
+# CellAddress and FormEntry are also the shapes the forms pack answers with. No class docstrings:
+# they would become the shapes' descriptions in the tool's output schema.
 class CellAddress(TypedDict):
     row: int
     col: int
