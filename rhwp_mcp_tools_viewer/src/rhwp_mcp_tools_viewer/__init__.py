@@ -29,6 +29,8 @@ from typing_extensions import TypedDict
 
 from rhwp_mcp_host import (
     FilePath,
+    Register,
+    RegisterResource,
     ToolFailure,
     caller_source,
     current_max_chars,
@@ -360,14 +362,14 @@ def viewer_html() -> str:
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(view_document, title="View document", meta={"ui": {"resourceUri": VIEWER_URI}})
     register(viewer_page, title="Viewer: one page", meta=_APP_ONLY)
     register(viewer_outline, title="Viewer: outline", meta=_APP_ONLY)
 
 
 @hookimpl
-def rhwp_mcp_register_resources(register: Any) -> None:
+def rhwp_mcp_register_resources(register: RegisterResource) -> None:
     register(
         VIEWER_URI,
         viewer_html,
