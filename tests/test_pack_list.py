@@ -7,6 +7,9 @@ dependencies, JSON, prose), and this file holds each of them equal to the folder
 folder fails here until every list names it, and a list that names a pack no longer there fails too.
 Where in a README a list stands is the README's business: any list there that names several packs
 must name them all.
+
+Every pack also holds to the same contract: its register hooks take the host's Register and
+RegisterResource, and the server lists every pack's tools without the packs' heavy imports.
 """
 
 from __future__ import annotations
@@ -228,3 +231,39 @@ def test_every_packs_register_hook_takes_the_hosts_protocol() -> None:
         assert "rhwp_mcp_register_tools" in hooks, folder.name
         for hook, annotation in hooks.items():
             assert annotation == expected[hook], (folder.name, hook, annotation)
+
+
+# Modules a pack may only import on a tool's first call: the IR's models (a third of a second to
+# build) and each pack's third-party weight (the text splitter, Pillow, regex, pyarrow).
+HEAVY = ("rhwp_core.ir", "langchain_text_splitters", "PIL", "regex", "pyarrow")
+
+
+def test_the_server_lists_every_packs_tools_without_the_heavy_imports(tmp_path: Path) -> None:
+    """The packs declare their results with rhwp_core's shapes, so the server imports rhwp_core's
+    Python API when it starts; but no pack's heavy module, up to the tools/list reply."""
+    import os
+    import sys
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
+    params = StdioServerParameters(command=sys.executable, args=["-X", "importtime", "-m", "rhwp_mcp_host"], env=env)
+    errors = tmp_path / "stderr"
+
+    async def list_tools() -> set[str]:
+        with errors.open("w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                return {tool.name for tool in (await session.list_tools()).tools}
+
+    tools = anyio.run(list_tools)
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in errors.read_text(encoding="utf-8").splitlines()
+        if line.startswith("import time:")
+    }
+    assert {"parse_hwp_summary", "get_fields", "search", "chunks"} <= tools, tools
+    assert "rhwp_core" in imported, "the importtime log is read"
+    assert not [name for name in HEAVY if name in imported]

@@ -123,7 +123,6 @@ class OutlineResult(TypedDict):
 
 
 def _load(path: str) -> Document:
-    # Imported on first use: the server lists tools without loading the reader.
     import rhwp_core
 
     # The password the caller gave (the host takes it out of the arguments), if any.
