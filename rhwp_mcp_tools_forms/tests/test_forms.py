@@ -297,9 +297,10 @@ def test_the_pack_answers_with_the_cores_kinds_and_entry_shape() -> None:
     and every group of kinds the core's filter knows (and nothing else)."""
     import typing
 
-    from rhwp_core.forms import ENTRY_KINDS, KIND_GROUPS, FormEntry
+    from rhwp_core.forms import ENTRY_KINDS, KIND_GROUPS, FormEntry, KindFilter
 
-    assert set(typing.get_args(pack.Kind)) == set(ENTRY_KINDS) | set(KIND_GROUPS)
+    assert set(typing.get_args(KindFilter)) == set(ENTRY_KINDS) | set(KIND_GROUPS)
+    assert typing.get_type_hints(pack.get_fields, include_extras=True)["kind"].__origin__ == KindFilter | None
     assert typing.get_type_hints(pack.FieldsResult)["fields"] == list[FormEntry]
 
 

@@ -59,6 +59,8 @@ CONTROL_KINDS: tuple[str, ...] = get_args(ControlKind)
 ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
 KIND_GROUPS: dict[str, tuple[str, ...]] = {"field": FIELD_KINDS, "form_control": CONTROL_KINDS}
 """Filter names that stand for several kinds."""
+KindFilter = Literal["field", "form_control", EntryKind]
+"""What ``select`` takes as ``kind`` (and the forms pack offers): a group of kinds, or one kind."""
 
 
 # CellAddress and FormEntry are also the shapes the forms pack answers with. No class docstrings:
@@ -334,6 +336,7 @@ __all__ = [
     "EntryKind",
     "FieldKind",
     "FormEntry",
+    "KindFilter",
     "form_entries",
     "select",
 ]

@@ -14,18 +14,15 @@ filters and pages it.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field
-from rhwp_core.forms import EntryKind, FormEntry, select
+from rhwp_core.forms import FormEntry, KindFilter, select
 from rhwp_core.navigation import parse_pages
 from typing_extensions import TypedDict
 
 import rhwp_core
 from rhwp_mcp_host import FilePath, Pages, Register, current_password, hookimpl, page_list
-
-# The kinds an agent may ask for: the two groups (rhwp_core.forms.KIND_GROUPS), then each entry kind.
-Kind = Literal["field", "form_control", EntryKind]
 
 
 class FieldsResult(TypedDict):
@@ -37,7 +34,7 @@ class FieldsResult(TypedDict):
 def get_fields(
     path: FilePath,
     kind: Annotated[
-        Kind | None,
+        KindFilter | None,
         Field(
             description="Only entries of this kind: a field kind (click_here, date, ...), cell, a control "
             "kind (checkbox, radio, ...), memo; or field / form_control for all of those."
