@@ -292,16 +292,16 @@ def test_get_fields_over_the_stdio_server() -> None:
     assert payload["total"] == 5 and payload["fields"][0]["name"] == "필드1"
 
 
-def test_the_pack_spells_out_the_cores_kinds_and_entry_shape() -> None:
-    """The pack repeats rhwp_core.forms' kinds and entry keys (its schema is built at import, before
-    the reader is loaded): held equal here."""
+def test_the_pack_answers_with_the_cores_kinds_and_entry_shape() -> None:
+    """The pack declares its entries with rhwp_core.forms' shape, and offers every kind of entry
+    and every group of kinds the core's filter knows (and nothing else)."""
     import typing
 
-    from rhwp_core.forms import ENTRY_KINDS, KIND_GROUPS, FormEntry
+    from rhwp_core.forms import ENTRY_KINDS, KIND_GROUPS, FormEntry, KindFilter
 
-    assert set(typing.get_args(pack.Kind)) == set(ENTRY_KINDS) | set(KIND_GROUPS)
-    assert list(pack.FormEntryOut.__annotations__) == list(FormEntry.__annotations__)
-    assert list(pack.CellAddress.__annotations__) == ["row", "col", "name"]
+    assert set(typing.get_args(KindFilter)) == set(ENTRY_KINDS) | set(KIND_GROUPS)
+    assert typing.get_type_hints(pack.get_fields, include_extras=True)["kind"].__origin__ == KindFilter | None
+    assert typing.get_type_hints(pack.FieldsResult)["fields"] == list[FormEntry]
 
 
 def test_fields_never_ended_are_listed_in_bounded_time() -> None:

@@ -186,7 +186,7 @@ def _read(path: str) -> bytes:
         return f.read()
 
 
-def _text_chunk(doc: Document, source: str, options: BatchOptions) -> list[dict[str, Any]]:
+def _text_chunk(doc: Document, source: str, options: BatchOptions) -> list[chunking.Chunk]:
     text = doc.extract_text(include_furniture=options.include_furniture)
     if not text.strip():
         return []

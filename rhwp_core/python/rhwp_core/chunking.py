@@ -25,6 +25,8 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
+from typing_extensions import TypedDict
+
 from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -34,7 +36,17 @@ if TYPE_CHECKING:
 Mode = Literal["single", "paragraph", "ir-blocks"]
 MODES: tuple[str, ...] = get_args(Mode)
 
-__all__ = ["MODES", "Mode", "check_options", "chunk_document", "require_splitter"]
+__all__ = ["MODES", "Chunk", "Mode", "check_options", "chunk_document", "require_splitter"]
+
+
+# Also the shape the chunks pack answers with. No class docstring: it would become the shape's
+# description in the tool's output schema.
+class Chunk(TypedDict):
+    page_content: str
+    metadata: dict[str, Any]
+    """source, format, section, paragraph, block_kind, page, scope, headings, chunk_index (see the
+    module doc)."""
+
 
 _INSTALL_HINT = 'pip install "rhwp-core[chunks]"'
 
@@ -102,7 +114,7 @@ def chunk_document(
     overlap: int = 50,
     include_furniture: bool = False,
     pages: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Chunk]:
     """The chunks of ``doc``: ``[{"page_content": str, "metadata": {...}}, ...]`` (see the module doc).
 
     ``source`` is what ``metadata["source"]`` says (a path, a URL, a ``doc:`` handle). ``size`` and
@@ -113,7 +125,7 @@ def chunk_document(
     check_options(mode, size, overlap, include_furniture)
     splitter = _splitter(size, overlap)
     fmt = doc.format
-    out: list[dict[str, Any]] = []
+    out: list[Chunk] = []
 
     def emit(text: str, meta: dict[str, Any]) -> None:
         pieces: Sequence[str] = [text] if len(text) <= size else splitter.split_text(text)

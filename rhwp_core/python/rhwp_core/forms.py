@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from typing_extensions import TypedDict
 
-from .ir import FormControl, Paragraph, Table, TableCell, child_blocks
 from .navigation import block_plain_text, paragraph_marker, paragraph_plain_text
 
+# The IR's models are imported where a form is read, not here: the forms pack declares its result
+# with this module's shapes when the server starts, and the models take a third of a second to build.
 if TYPE_CHECKING:
     from .document import Document
-    from .ir import Block, Furniture
+    from .ir import Block, Furniture, Paragraph, Table, TableCell
 
 FieldKind = Literal[
     "click_here",
@@ -58,8 +59,12 @@ CONTROL_KINDS: tuple[str, ...] = get_args(ControlKind)
 ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
 KIND_GROUPS: dict[str, tuple[str, ...]] = {"field": FIELD_KINDS, "form_control": CONTROL_KINDS}
 """Filter names that stand for several kinds."""
+KindFilter = Literal["field", "form_control", EntryKind]
+"""What ``select`` takes as ``kind`` (and the forms pack offers): a group of kinds, or one kind."""
 
 
+# CellAddress and FormEntry are also the shapes the forms pack answers with. No class docstrings:
+# they would become the shapes' descriptions in the tool's output schema.
 class CellAddress(TypedDict):
     row: int
     col: int
@@ -149,9 +154,9 @@ class _Walk:
         return start
 
     def visit(self, block: Block) -> None:
-        if isinstance(block, Paragraph):
+        if block.kind == "paragraph":
             self.paragraph(block)
-        elif isinstance(block, FormControl):
+        elif block.kind == "form_control":
             at = self.line(block.shown)
             self.out.append(
                 _entry(
@@ -168,18 +173,18 @@ class _Walk:
                     cell=self.cell,
                 )
             )
-        elif isinstance(block, Table):
+        elif block.kind == "table":
             for child in block.caption:
                 self.visit(child)
             for cell in block.cells:
                 self.table_cell(cell, block)
-        elif block.kind == "equation":
-            self.line(block.script.strip())
-            for child in child_blocks(block):
-                self.visit(child)
         elif block.kind == "unknown":
             self.line(block.text or "")
         else:
+            from .ir import child_blocks
+
+            if block.kind == "equation":
+                self.line(block.script.strip())
             for child in child_blocks(block):
                 self.visit(child)
 
@@ -331,6 +336,7 @@ __all__ = [
     "EntryKind",
     "FieldKind",
     "FormEntry",
+    "KindFilter",
     "form_entries",
     "select",
 ]

@@ -49,17 +49,22 @@ class BlockText(NamedTuple):
 MAX_OUTLINE_TEXT = 120
 
 
+# One outline entry: what Document.outline() gives, and the shape the tool packs answer with (the
+# summary's outline, search's suggestions). No class docstring: it would become the description of
+# that shape in every tool's output schema.
 @dataclass(frozen=True)
 class Heading:
     level: int
     text: str
     block: int
-    """Index among the top-level body blocks (``iter_blocks(offset=block)`` starts at it)."""
+    """Index among the top-level body blocks: ``iter_blocks(offset=block)`` starts at it."""
     page: int | None
     text_offset: int
-    """Where the heading starts in ``extract_text()`` (body first, so furniture does not move it)."""
+    """Where the heading starts in ``extract_text()`` (default arguments: body first, so furniture
+    does not move it): ``extract_text(offset=text_offset)``."""
     markdown_offset: int
-    """Where the heading's line starts in ``to_markdown()``."""
+    """Where the heading's line starts in ``to_markdown()`` (default arguments):
+    ``to_markdown(offset=markdown_offset)``."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -1,9 +1,10 @@
 """Tool pack ``chunks``: an HWP/HWPX document cut into retrieval-sized chunks.
 
-Each chunk has LangChain's ``Document`` shape (``page_content`` + ``metadata``), so a RAG
-pipeline can load the result as is. The chunking itself is ``rhwp_core.chunking`` (the
-``rhwp-core[chunks]`` extra), the same code ``rhwp-batch`` runs, so the tool and a bulk run give
-the same chunks; it is imported on the first call, not at server start. This pack adds what is
+Each chunk has LangChain's ``Document`` shape (``page_content`` + ``metadata``, the shape
+``rhwp_core.chunking.Chunk``), so a RAG pipeline can load the result as is. The chunking itself is
+``rhwp_core.chunking`` (the ``rhwp-core[chunks]`` extra), the same code ``rhwp-batch`` runs, so the
+tool and a bulk run give the same chunks; its text splitter is imported on the first call, not at
+server start. This pack adds what is
 MCP's: the parameters and their schema, paging, parts of oversized chunks, the caller's name for
 the source. The chunk list is kept per document and option set, so paging through it chunks once.
 """
@@ -11,14 +12,18 @@ the source. The chunk list is kept per document and option set, so paging throug
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated
 
 from pydantic import Field
+from rhwp_core.chunking import Chunk, Mode, check_options, chunk_document
+from rhwp_core.document import Document
 from typing_extensions import NotRequired, TypedDict
 
+import rhwp_core
 from rhwp_mcp_host import (
     FilePath,
     Pages,
+    Register,
     caller_source,
     current_password,
     hookimpl,
@@ -26,17 +31,6 @@ from rhwp_mcp_host import (
     page_list,
     split_string_field,
 )
-
-if TYPE_CHECKING:
-    from rhwp_core import Document
-
-Mode = Literal["single", "paragraph", "ir-blocks"]
-
-
-class Chunk(TypedDict):
-    page_content: str
-    metadata: dict[str, Any]
-    """source, format, section, paragraph, block_kind, page, scope, headings, chunk_index."""
 
 
 class ChunksPage(TypedDict):
@@ -50,8 +44,6 @@ class ChunksPage(TypedDict):
 
 
 def _load(path: str) -> Document:
-    import rhwp_core
-
     # The password the caller gave (the host takes it out of the arguments), if any.
     return rhwp_core.load(path, password=current_password())
 
@@ -59,10 +51,8 @@ def _load(path: str) -> Document:
 @functools.lru_cache(maxsize=8)
 def _chunks(
     doc: Document, source: str, mode: Mode, size: int, overlap: int, furniture: bool, pages: str | None
-) -> list[dict[str, Any]]:
+) -> list[Chunk]:
     # Kept per document and option set, so paging through one document chunks it once.
-    from rhwp_core.chunking import chunk_document
-
     return chunk_document(
         doc, source=source, mode=mode, size=size, overlap=overlap, include_furniture=furniture, pages=pages
     )
@@ -101,8 +91,6 @@ def chunks(
     under the response cap; next_offset (null on the last page) is the offset of the next call.
     `pages="3-5"` chunks what lies on those pages.
     """
-    from rhwp_core.chunking import check_options
-
     # Inconsistent options are refused (invalid_input) before the document is read.
     check_options(mode, size, overlap, include_furniture)
     doc = _load(path)
@@ -133,5 +121,5 @@ def chunks(
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(chunks, title="Chunk an HWP/HWPX document for retrieval")

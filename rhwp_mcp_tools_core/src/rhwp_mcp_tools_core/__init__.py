@@ -13,14 +13,18 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
+from rhwp_core.document import Document, Scope
+from rhwp_core.navigation import Heading
 from typing_extensions import NotRequired, TypedDict
 
+import rhwp_core
 from rhwp_mcp_host import (
     FilePath,
     Pages,
+    Register,
     ToolFailure,
     caller_source,
     checkpoint,
@@ -37,31 +41,15 @@ from rhwp_mcp_host import (
 from .parts import size as json_size
 from .parts import split_block
 
-if TYPE_CHECKING:
-    from rhwp_core import Document
-
-# rhwp_core.ir.BlockKind, spelled out: the schema is built at import, before the reader is loaded
-# (tests/test_e2e_tools.py holds the two equal).
+# rhwp_core.ir.BlockKind, spelled out: the schema is built when the server starts, and the IR's
+# models take a third of a second to build (tests/test_e2e_tools.py holds the two equal).
 BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "form_control", "unknown"]
-Scope = Literal["body", "furniture", "all"]
 Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
 MaxChars = Annotated[
     int | None,
     Field(ge=1, description="At most this many characters of content (lowered to the server's cap; default: the cap)."),
 ]
 MAX_OUTLINE = 200
-
-
-class OutlineEntry(TypedDict):
-    level: int
-    text: str
-    block: int
-    """Index of the heading among the top-level body blocks: iter_blocks(offset=block) starts at it."""
-    page: int | None
-    text_offset: int
-    """Where the heading starts in extract_text's output: extract_text(offset=text_offset)."""
-    markdown_offset: int
-    """Where the heading starts in to_markdown's output: to_markdown(offset=markdown_offset)."""
 
 
 class Summary(TypedDict):
@@ -96,7 +84,7 @@ class Summary(TypedDict):
     warnings: list[str]
     rhwp_core_version: str
     path: str
-    outline: list[OutlineEntry]
+    outline: list[Heading]
     outline_truncated: bool
 
 
@@ -128,9 +116,6 @@ class IrDocument(TypedDict):
 
 
 def _load(path: str) -> Document:
-    # Imported on first use: the server lists tools without loading the reader.
-    import rhwp_core
-
     # The password the caller gave (the host takes it out of the arguments), if any.
     return rhwp_core.load(path, password=current_password())
 
@@ -154,26 +139,28 @@ def parse_hwp_summary(path: FilePath) -> Summary:
     summary: dict[str, Any] = doc.summary()
     summary["path"] = caller_source(path)
     phase(2, 3, "placing the outline")
-    headings = [h.to_dict() for h in doc.outline()]
+    headings = doc.outline()
     # The deepest levels go first when the outline would not fit: chapters before sub-sections.
     budget = current_max_chars() - json_size(summary) - 200
-    levels = sorted({h["level"] for h in headings})
+    levels = sorted({h.level for h in headings})
+    sizes = [json_size(h.to_dict()) for h in headings]
 
-    def too_big(entries: list[dict[str, Any]]) -> bool:
-        return len(entries) > MAX_OUTLINE or json_size(entries) > budget
+    def too_big(kept: list[int]) -> bool:
+        # The size of the JSON list of those headings: brackets, entries, commas between them.
+        return len(kept) > MAX_OUTLINE or 2 + sum(sizes[i] for i in kept) + max(len(kept) - 1, 0) > budget
 
-    kept = headings
+    kept = list(range(len(headings)))
     while len(levels) > 1 and too_big(kept):
         levels.pop()
-        kept = [h for h in headings if h["level"] in levels]
+        kept = [i for i in kept if headings[i].level in levels]
     if too_big(kept):
-        fitting: list[dict[str, Any]] = []
-        for heading in kept:
-            if too_big([*fitting, heading]):
+        fitting: list[int] = []
+        for i in kept:
+            if too_big([*fitting, i]):
                 break
-            fitting.append(heading)
+            fitting.append(i)
         kept = fitting
-    summary["outline"] = kept
+    summary["outline"] = [headings[i] for i in kept]
     summary["outline_truncated"] = len(kept) < len(headings)
     return summary  # type: ignore[return-value]
 
@@ -343,7 +330,7 @@ def _parts(
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(parse_hwp_summary, title="Summarise an HWP/HWPX document")
     register(extract_text, title="Extract the text of an HWP/HWPX document")
     register(get_ir, title="Get the structure (IR) of an HWP/HWPX document")

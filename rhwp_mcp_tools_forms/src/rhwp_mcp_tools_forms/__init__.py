@@ -7,93 +7,34 @@ or not) and its memos (a reviewer's note: author, text, the words it is attached
 an agent needs to read a filled form as name/value pairs, or to tell what a blank one asks for.
 Each entry has the addresses the other tools take (``block``, ``page``, ``text_offset``).
 
-The list is ``rhwp_core``'s (``Document.form_entries()``, computed once per document and kept
-while the file is unchanged); this pack filters and pages it.
+The list and the shape of its entries are ``rhwp_core``'s (``Document.form_entries()``, computed
+once per document and kept while the file is unchanged; ``rhwp_core.forms.FormEntry``); this pack
+filters and pages it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated
 
 from pydantic import Field
+from rhwp_core.forms import FormEntry, KindFilter, select
+from rhwp_core.navigation import parse_pages
 from typing_extensions import TypedDict
 
-from rhwp_mcp_host import FilePath, Pages, current_password, hookimpl, page_list
-
-if TYPE_CHECKING:
-    from rhwp_core.forms import FormEntry
-
-    from rhwp_core import Document
-
-# The kinds an agent may ask for: each entry kind, and two groups.
-Kind = Literal[
-    "field",
-    "form_control",
-    "click_here",
-    "date",
-    "page_number",
-    "cross_reference",
-    "mail_merge",
-    "formula",
-    "bookmark",
-    "table_of_contents",
-    "summary",
-    "user_info",
-    "file_path",
-    "other",
-    "cell",
-    "checkbox",
-    "radio",
-    "combo_box",
-    "list_box",
-    "edit",
-    "button",
-    "scroll_bar",
-    "memo",
-]
-
-
-class CellAddress(TypedDict):
-    row: int
-    col: int
-    name: str | None
-
-
-class FormEntryOut(TypedDict):
-    kind: str
-    name: str | None
-    value: str | None
-    guide: str | None
-    caption: str | None
-    checked: bool | None
-    options: list[str]
-    editable: bool | None
-    anchor: str | None
-    date: str | None
-    scope: str
-    block: int | None
-    page: int | None
-    text_offset: int | None
-    cell: CellAddress | None
+import rhwp_core
+from rhwp_mcp_host import FilePath, Pages, Register, current_password, hookimpl, page_list
 
 
 class FieldsResult(TypedDict):
-    fields: list[FormEntryOut]
+    fields: list[FormEntry]
     total: int
     next_offset: int | None
-
-
-def _load(path: str) -> Document:
-    # Imported on first use: the server lists tools without loading the reader.
-    import rhwp_core
-
-    return rhwp_core.load(path, password=current_password())
 
 
 def get_fields(
     path: FilePath,
     kind: Annotated[
-        Kind | None,
+        KindFilter | None,
         Field(
             description="Only entries of this kind: a field kind (click_here, date, ...), cell, a control "
             "kind (checkbox, radio, ...), memo; or field / form_control for all of those."
@@ -119,18 +60,12 @@ def get_fields(
     Read a filled form as name/value pairs, or see what a blank one asks for; kind="checkbox" for
     the boxes and their state, name="성명" for one field, pages="2" for one page.
     """
-    doc = _load(path)
-    from rhwp_core.forms import select
-
-    wanted = None
-    if pages is not None:
-        from rhwp_core.navigation import parse_pages
-
-        wanted = parse_pages(pages, doc.page_count)
-    entries: list[FormEntry] = list(select(doc.form_entries(), kind=kind, name=name, pages=wanted))
+    doc = rhwp_core.load(path, password=current_password())
+    wanted = None if pages is None else parse_pages(pages, doc.page_count)
+    entries = list(select(doc.form_entries(), kind=kind, name=name, pages=wanted))
     return page_list(entries, offset, limit, key="fields")  # type: ignore[return-value]
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(get_fields, title="Read the fields of an HWP/HWPX form")

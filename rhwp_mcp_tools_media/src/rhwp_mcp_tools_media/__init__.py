@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, ToolFailure, current_max_image_chars, current_password, format_call, hookimpl
+from rhwp_mcp_host import (
+    FilePath,
+    Register,
+    ToolFailure,
+    current_max_image_chars,
+    current_password,
+    format_call,
+    hookimpl,
+)
 
 if TYPE_CHECKING:
     from PIL.Image import Image as PILImage
@@ -253,5 +261,5 @@ def get_image(path: FilePath, bin_data: BinDataName, max_side: MaxSide = None) -
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(get_image, title="Show a picture of an HWP/HWPX document")

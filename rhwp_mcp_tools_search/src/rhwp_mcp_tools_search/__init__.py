@@ -30,17 +30,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, overload
 
 from pydantic import Field
+from rhwp_core.document import Document, Scope
+from rhwp_core.navigation import Heading, Place, effective_pages, heading_paths, parse_pages
 from typing_extensions import NotRequired, TypedDict
 
-from rhwp_mcp_host import FilePath, Pages, ToolFailure, current_password, hookimpl, page_list
+import rhwp_core
+from rhwp_mcp_host import FilePath, Pages, Register, ToolFailure, current_password, hookimpl, page_list
 
 if TYPE_CHECKING:
     import regex
-    from rhwp_core.navigation import Place
-
-    from rhwp_core import Document
-
-Scope = Literal["body", "furniture", "all"]
 
 # The whole search (every match, not each one) may take this long; a pattern that needs more is
 # refused with too_large. Literal queries on the largest corpus document take about 15 ms.
@@ -72,29 +70,17 @@ class Hit(TypedDict):
     """The hit, in **bold**, with up to 60 characters of its line on each side."""
 
 
-class Suggestion(TypedDict):
-    level: int
-    text: str
-    block: int
-    page: int | None
-    text_offset: int
-    markdown_offset: int
-
-
 class SearchResult(TypedDict):
     hits: list[Hit]
     total: int
     next_offset: int | None
     message: NotRequired[str]
     """Only when nothing matched: says so."""
-    suggestions: NotRequired[list[Suggestion]]
+    suggestions: NotRequired[list[Heading]]
     """Only when nothing matched: the outline headings that share the most with the query."""
 
 
 def _load(path: str) -> Document:
-    # Imported on first use: the server lists tools without loading the reader.
-    import rhwp_core
-
     # The password the caller gave (the host takes it out of the arguments), if any.
     return rhwp_core.load(path, password=current_password())
 
@@ -271,7 +257,7 @@ class Index:
     heading_blocks: list[int]
     heading_paths: list[list[str]]
     """The path of the heading at ``heading_blocks[i]``, itself included."""
-    outline: list[dict[str, Any]]
+    outline: list[Heading]
 
     def place_at(self, offset: int) -> int:
         """Index into ``shown`` of the block whose text holds ``offset`` (a joining newline
@@ -293,8 +279,6 @@ def index_of(doc: Document) -> Index:
         found = _indexes.get(doc)
     if found is not None:
         return found
-    from rhwp_core.navigation import effective_pages
-
     text = doc.extract_text()
     places = doc.places(include_furniture=True)
     shown = sorted((p for p in places if p.text_offset is not None), key=lambda p: p.text_offset or 0)
@@ -311,14 +295,8 @@ def index_of(doc: Document) -> Index:
             if p.scope == scope:
                 pages.append(pages_by_block[p.block])
     # `pages` was filled scope by scope: body blocks all come before furniture in `shown`.
-    outline = [h.to_dict() for h in doc.outline()]
-    stack: list[dict[str, Any]] = []
-    paths: list[list[str]] = []
-    for heading in outline:
-        while stack and stack[-1]["level"] >= heading["level"]:
-            stack.pop()
-        stack.append(heading)
-        paths.append([h["text"] for h in stack])
+    outline = doc.outline()
+    blocks, paths = heading_paths([(h.block, h.level, h.text) for h in outline])
     index = Index(
         text=text,
         folded=fold(text),
@@ -329,7 +307,7 @@ def index_of(doc: Document) -> Index:
         body_blocks=sum(1 for p in places if p.scope == "body"),
         markdown=doc.to_markdown(),
         markdown_starts=sorted(p.markdown_offset for p in places if p.markdown_offset is not None),
-        heading_blocks=[h["block"] for h in outline],
+        heading_blocks=blocks,
         heading_paths=paths,
         outline=outline,
     )
@@ -476,12 +454,12 @@ def _bigrams(text: str) -> set[str]:
     return {squashed[i : i + 2] for i in range(len(squashed) - 1)} or set(squashed)
 
 
-def suggestions(index: Index, query: str) -> list[Suggestion]:
+def suggestions(index: Index, query: str) -> list[Heading]:
     """The outline headings sharing the most character bigrams with ``query`` (ties: document order)."""
     wanted = _bigrams(query)
-    scored = [(len(wanted & _bigrams(h["text"])), i) for i, h in enumerate(index.outline)]
+    scored = [(len(wanted & _bigrams(h.text)), i) for i, h in enumerate(index.outline)]
     best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1]))[:MAX_SUGGESTIONS]
-    return [index.outline[i] for _, i in best]  # type: ignore[misc]
+    return [index.outline[i] for _, i in best]
 
 
 # -- the tool -------------------------------------------------------------------------------------
@@ -522,8 +500,6 @@ def search(
     doc = _load(path)
     wanted = None
     if pages is not None:
-        from rhwp_core.navigation import parse_pages
-
         wanted = parse_pages(pages, doc.page_count)
     index = index_of(doc)
     found = spans(index, query, is_regex=regex, case_sensitive=case_sensitive, scope=scope, pages=wanted)
@@ -541,5 +517,5 @@ def search(
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(search, title="Search an HWP/HWPX document")

@@ -7,11 +7,11 @@ and option set, so paging through a long document renders it once.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, Pages, current_password, hookimpl, next_call_of, page_text
+from rhwp_mcp_host import FilePath, Pages, Register, current_password, hookimpl, next_call_of, page_text
 
 if TYPE_CHECKING:
     from rhwp_core import Document
@@ -94,6 +94,6 @@ def to_html(
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(to_markdown, title="Render an HWP/HWPX document as Markdown")
     register(to_html, title="Render an HWP/HWPX document as HTML")

@@ -29,6 +29,8 @@ from typing_extensions import TypedDict
 
 from rhwp_mcp_host import (
     FilePath,
+    Register,
+    RegisterResource,
     ToolFailure,
     caller_source,
     current_max_chars,
@@ -121,7 +123,6 @@ class OutlineResult(TypedDict):
 
 
 def _load(path: str) -> Document:
-    # Imported on first use: the server lists tools without loading the reader.
     import rhwp_core
 
     # The password the caller gave (the host takes it out of the arguments), if any.
@@ -360,14 +361,14 @@ def viewer_html() -> str:
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register: Any) -> None:
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(view_document, title="View document", meta={"ui": {"resourceUri": VIEWER_URI}})
     register(viewer_page, title="Viewer: one page", meta=_APP_ONLY)
     register(viewer_outline, title="Viewer: outline", meta=_APP_ONLY)
 
 
 @hookimpl
-def rhwp_mcp_register_resources(register: Any) -> None:
+def rhwp_mcp_register_resources(register: RegisterResource) -> None:
     register(
         VIEWER_URI,
         viewer_html,

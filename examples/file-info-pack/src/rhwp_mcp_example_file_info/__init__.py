@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, ToolFailure, format_call, hookimpl, page_list, page_text
+from rhwp_mcp_host import FilePath, Register, ToolFailure, format_call, hookimpl, page_list, page_text
 
 # Magic numbers at the start of a file -> a name; the first that matches wins.
 _SIGNATURES: tuple[tuple[bytes, str], ...] = (
@@ -107,7 +107,7 @@ def list_directory(
 
 
 @hookimpl
-def rhwp_mcp_register_tools(register):  # type: ignore[no-untyped-def]
+def rhwp_mcp_register_tools(register: Register) -> None:
     register(file_info, title="File info")
     register(read_text, title="Read a text file")
     register(list_directory, title="List a directory")
