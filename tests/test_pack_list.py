@@ -195,10 +195,10 @@ def test_server_json_names_every_pack() -> None:
 
 
 def test_the_readmes_name_every_pack_wherever_they_list_packs() -> None:
-    """The README and the meta distribution's (PyPI's page of rhwp-mcp): each list of packs in
-    parentheses, and each install of the folders, names every pack and no other."""
+    """The README, the meta distribution's (PyPI's page of rhwp-mcp) and the pack author's guide:
+    each list of packs in parentheses, and each install of the folders, names every pack and no other."""
     packs = {folder.name for folder in PACKS.values()}
-    for path in (ROOT / "README.md", ROOT / "rhwp_mcp" / "README.md"):
+    for path in (ROOT / "README.md", ROOT / "rhwp_mcp" / "README.md", ROOT / "docs" / "writing-a-pack.md"):
         text = path.read_text(encoding="utf-8")
         for named in _pack_lists(text):
             assert sorted(named) == sorted(PACKS), (path.relative_to(ROOT), named)

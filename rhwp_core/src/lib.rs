@@ -18,7 +18,8 @@ mod ir_objects;
 /// attribute values). mimalloc serves them faster than glibc's malloc: parse + text 5.7% faster
 /// by geometric mean over the HWPX corpus and 13.7% over the HWP corpus, up to 13% on
 /// table-heavy documents (benches/README.md, "Where the rest goes (HWPX)"). The price is peak
-/// memory: about 6x the inflated size for large documents instead of 2x (README "Decisions");
+/// memory: about 6x the inflated size for large documents instead of 2x (docs/decisions.md,
+/// "Memory against speed");
 /// deleting these two lines reverts it. Only this extension's Rust allocations use it; Python's
 /// own stay with Python's allocator.
 #[global_allocator]

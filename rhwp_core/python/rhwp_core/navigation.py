@@ -5,7 +5,7 @@
 - **Pages**: ``"3"``, ``"3-5"``, ``"1,4-6"`` select the top-level blocks laid out on those pages
   (as last laid out by the authoring program; a block belongs to the page it starts on).
 
-What counts as a heading (a decision, see the README): a top-level body paragraph that the
+What counts as a heading (a decision, docs/decisions.md "What counts as a heading"): a top-level body paragraph that the
 document marks as one — an outline style (개요 1–7), a heading style, an outline paragraph head
 (the IR's ``heading_level``) — or, in documents that mark none, a short paragraph that opens with
 a chapter number of the kinds Korean reports use: ``제1장``/``제 2 편``/``제3부`` (level 1),
