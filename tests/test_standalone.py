@@ -29,7 +29,7 @@ from corpus_support import ROOT
 from dist_support import built_dist, locked, pack_distributions
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from rhwp_mcp_host.errors import ERROR_CODES, INTERNAL_ERROR
+from rhwp_mcp_host.plugin.errors import ERROR_CODES, INTERNAL_ERROR
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 

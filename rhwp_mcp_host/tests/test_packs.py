@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rhwp_mcp_host.packs import load_packs
+from rhwp_mcp_host.server.packs import load_packs
 
 
 def _load(**kwargs):

@@ -16,9 +16,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__, setup_clients
-from .packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
-from .paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
+from . import setup_clients
+from ._version import __version__
+from .plugin.paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
+from .server.packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
 from .settings import (
     ENV_AUTH_TOKEN_FILE,
     ENV_MAX_CALLS,
@@ -276,7 +277,7 @@ def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _create_host(args: argparse.Namespace, *, stdio: bool = False) -> Any:
-    from .server import create_host
+    from .server.host import create_host
 
     # A pack that prints while it is imported must not corrupt the stdio protocol channel.
     with contextlib.redirect_stdout(sys.stderr):
@@ -311,7 +312,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
         return 2
     host = _create_host(args)
-    from .webapp import build_app
+    from .service.webapp import build_app
 
     app = build_app(host, settings)
     where = f"[{settings.host}]" if ":" in settings.host else settings.host

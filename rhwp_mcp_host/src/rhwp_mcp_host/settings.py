@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .contract import MiB, SourceSettings
+from .plugin.contract import MiB, SourceSettings
 
 ENV_ROOT = "RHWP_MCP_ROOT"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -92,7 +92,7 @@ SOURCE_VARIABLES: dict[str, tuple[str, Callable[[str, str], Any]]] = {
 
 @dataclass(frozen=True)
 class HttpSettings:
-    """How the HTTP transport is exposed (DESIGN §6)."""
+    """How the HTTP transport is exposed: address, sessions, the Host and Origin checks, authentication."""
 
     host: str = "127.0.0.1"
     port: int = 8000

@@ -87,7 +87,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
-from .errors import INVALID_INPUT, PERMISSION_DENIED
+from .plugin.errors import INVALID_INPUT, PERMISSION_DENIED
 
 SCRIPT_NAME = "rhwp-mcp"
 HOST_DISTRIBUTION = "rhwp-mcp-host"
@@ -287,7 +287,7 @@ def _installed(distribution: str) -> bool:
 
 
 def _pack_distributions() -> list[str]:
-    from .packs import _entry_points
+    from .server.packs import _entry_points
 
     return sorted({ep.dist.name for ep in _entry_points() if getattr(ep, "dist", None) is not None})
 

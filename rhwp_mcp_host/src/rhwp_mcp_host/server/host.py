@@ -2,7 +2,7 @@
 
 Every tool call passes through :class:`HostMiddleware`, the one place that runs the call hooks,
 sets the response cap, enforces it, and turns any failure (a deny, a bad argument, an exception
-from the tool) into the DESIGN §4 error result.
+from the tool) into the one error result every tool speaks: ``{"error": CODE, "message": ..., "suggestion": ...}``.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ from fastmcp.tools.base import ToolResult
 # Imported from where fastmcp itself imports it: mcp.types on 3.x, mcp_types on 4.x.
 from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
 
-from . import __version__, paging, passwords, progress
-from .contract import (
+from .._version import __version__
+from ..documents.store import HANDLE_PREFIX, DocumentStore, default_store_dir
+from ..plugin import paging, passwords, progress
+from ..plugin.contract import (
     PATH_DESCRIPTION,
     CallOutcome,
     Deny,
@@ -43,7 +45,7 @@ from .contract import (
     default_max_calls,
     source_scheme,
 )
-from .errors import (
+from ..plugin.errors import (
     INTERNAL_ERROR,
     INVALID_INPUT,
     TOO_LARGE,
@@ -53,12 +55,11 @@ from .errors import (
     error_text,
     invalid_input_from_validation,
 )
+from ..plugin.passwords import add_password_parameter, take_password
+from ..settings import ENV_MAX_CALLS, parse_max_calls, source_settings
 from .packs import ENV_TRACE, PackSet, load_packs, stderr_line
-from .passwords import add_password_parameter, take_password
 from .policy import builtin_plugins, resolve_roots
 from .registry import ResourceSpec
-from .settings import ENV_MAX_CALLS, parse_max_calls, source_settings
-from .store import HANDLE_PREFIX, DocumentStore, default_store_dir
 
 log = logging.getLogger("rhwp_mcp_host")
 

@@ -18,11 +18,11 @@ from typing import Any, Literal
 
 import pluggy
 
-from . import hookspecs
-from .contract import HostConfig
+from ..plugin import hookspecs
+from ..plugin.contract import HostConfig
+from ..plugin.hookspecs import ENTRY_POINT_GROUP
 from .registry import ResourceSpec, ToolSpec, build_resource_spec, build_spec
 
-ENTRY_POINT_GROUP = "rhwp.mcp_tools"
 ENV_ENABLE = "RHWP_MCP_ENABLE"
 ENV_DISABLE = "RHWP_MCP_DISABLE"
 ENV_TRACE = "RHWP_MCP_TRACE"
