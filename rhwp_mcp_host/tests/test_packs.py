@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from rhwp_mcp_host.server.packs import load_packs
+from rhwp_mcp_host.settings import pack_selection
 
 
-def _load(**kwargs):
+def _load(env=None, enable=None, disable=None, **kwargs):
+    """Load with the selection the settings make of ``env`` and the flags ``enable``/``disable``."""
     lines: list[str] = []
-    packs = load_packs(log=lines.append, env={}, **kwargs)
+    packs = load_packs(pack_selection(env or {}, enable=enable, disable=disable), log=lines.append, **kwargs)
     return packs, {p.name: p for p in packs.packs if not p.builtin}, lines
 
 
@@ -70,9 +72,7 @@ def test_disable_and_enable_select_packs(installed):
 
 
 def test_env_selection_and_flags_combine(installed):
-    lines: list[str] = []
-    packs = load_packs(log=lines.append, env={"RHWP_MCP_ENABLE": "good, zz-dup", "RHWP_MCP_DISABLE": "zz-dup"})
-    by_name = {p.name: p for p in packs.packs}
+    _, by_name, _ = _load(env={"RHWP_MCP_ENABLE": "good, zz-dup", "RHWP_MCP_DISABLE": "zz-dup"})
     assert by_name["good"].status == "loaded" and by_name["zz-dup"].status == "disabled"
 
 
@@ -83,7 +83,7 @@ def test_unknown_selection_name_is_reported(installed):
 
 def test_no_packs_says_so(monkeypatch):
     lines: list[str] = []
-    load_packs(log=lines.append, env={}, entry_points=False)
+    load_packs(log=lines.append, entry_points=False)
     assert any("0 tools" in line and "pip install" in line for line in lines)
 
 
@@ -100,7 +100,7 @@ def test_plugin_objects_load_like_entry_points(installed):
             register(hello)
 
     lines: list[str] = []
-    packs = load_packs(log=lines.append, env={}, entry_points=False, plugins={"obj": Pack()})
+    packs = load_packs(log=lines.append, entry_points=False, plugins={"obj": Pack()})
     assert packs.tools["hello"].pack == "obj"
 
 
@@ -123,6 +123,6 @@ def test_bad_tool_definitions_fail_the_pack_with_a_reason(tool_src, reason):
             register(namespace["t"])
 
     lines: list[str] = []
-    packs = load_packs(log=lines.append, env={}, entry_points=False, plugins={"bad": Pack()})
+    packs = load_packs(log=lines.append, entry_points=False, plugins={"bad": Pack()})
     record = packs.pack("bad")
     assert record.status == "failed" and reason in record.error

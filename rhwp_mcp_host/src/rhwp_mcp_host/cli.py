@@ -19,19 +19,21 @@ from typing import Any
 from . import setup_clients
 from ._version import __version__
 from .plugin.paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
-from .server.packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
+from .server.packs import load_packs, stderr_line
 from .settings import (
     ENV_AUTH_TOKEN_FILE,
+    ENV_DISABLE,
+    ENV_ENABLE,
     ENV_MAX_CALLS,
     HTTP_VARIABLES,
     SOURCE_VARIABLES,
-    http_settings,
+    CommandSettings,
+    PackSelection,
+    command_settings,
     parse_dir,
     parse_max_calls,
     parse_megabytes,
     parse_seconds,
-    roots_from_env,
-    source_settings,
 )
 
 COMMANDS = ("serve", "packs", "call", "setup")
@@ -263,30 +265,19 @@ def parse_call_arguments(pairs: Sequence[str]) -> dict[str, Any]:
     return arguments
 
 
-def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    flags = {name: getattr(args, name, None) for name in SOURCE_VARIABLES}
-    return {
-        "roots": args.root or roots_from_env(os.environ),
-        "enable": args.enable,
-        "disable": args.disable,
-        "max_chars": args.max_chars,
-        "max_image_chars": args.max_image_chars,
-        "max_calls": args.max_calls,
-        "sources": source_settings(os.environ, **flags),
-    }
-
-
-def _create_host(args: argparse.Namespace, *, stdio: bool = False) -> Any:
+def _create_host(settings: CommandSettings, *, stdio: bool = False) -> Any:
     from .server.host import create_host
+
+    assert settings.host is not None, "serve and call read the server's settings"
 
     # A pack that prints while it is imported must not corrupt the stdio protocol channel.
     with contextlib.redirect_stdout(sys.stderr):
-        return create_host(**_host_kwargs(args), stdio=stdio)
+        return create_host(settings=settings.host, stdio=stdio)
 
 
-def _serve(args: argparse.Namespace) -> int:
-    if args.transport == "stdio":
-        host = _create_host(args, stdio=True)
+def _serve(settings: CommandSettings) -> int:
+    if settings.http is None:
+        host = _create_host(settings, stdio=True)
         stderr_line(f"serving {host.tool_count} tools over stdio")
         try:
             host.server.run(transport="stdio", show_banner=False)
@@ -300,34 +291,31 @@ def _serve(args: argparse.Namespace) -> int:
             # gone, which is how a stdio session ends; nothing to report, and nothing more to flush.
             _silence_stdout()
         return 0
-    flags = {name: getattr(args, name, None) for name in HTTP_VARIABLES if name != "auth_token"}
-    settings = http_settings(
-        os.environ, auth_token_file=getattr(args, "auth_token_file", None), host=args.host, port=args.port, **flags
-    )
-    if not settings.loopback and not settings.has_auth and not settings.no_auth:
+    http = settings.http
+    if not http.loopback and not http.has_auth and not http.no_auth:
         stderr_line(
-            f"refusing to serve {settings.host} without authentication: anyone who reaches this address could "
+            f"refusing to serve {http.host} without authentication: anyone who reaches this address could "
             "read every document the server can. Give a token (--auth-token-file FILE or $RHWP_MCP_AUTH_TOKEN), "
             "an --auth-provider, or --no-auth if something in front of the server authenticates"
         )
         return 2
-    host = _create_host(args)
+    host = _create_host(settings)
     from .service.webapp import build_app
 
-    app = build_app(host, settings)
-    where = f"[{settings.host}]" if ":" in settings.host else settings.host
-    mode = ", stateless" if settings.stateless else ""
-    auth = "bearer auth" if settings.has_auth else "no auth"
-    stderr_line(f"serving {host.tool_count} tools at http://{where}:{settings.port}/mcp ({auth}{mode})")
-    if not settings.loopback and not settings.allowed_hosts:
+    app = build_app(host, http)
+    where = f"[{http.host}]" if ":" in http.host else http.host
+    mode = ", stateless" if http.stateless else ""
+    auth = "bearer auth" if http.has_auth else "no auth"
+    stderr_line(f"serving {host.tool_count} tools at http://{where}:{http.port}/mcp ({auth}{mode})")
+    if not http.loopback and not http.allowed_hosts:
         stderr_line("the Host header is not checked on a non-loopback address; --allowed-host NAME checks it")
     import uvicorn
 
     try:
         uvicorn.run(
             app,
-            host=settings.host,
-            port=settings.port,
+            host=http.host,
+            port=http.port,
             log_level="warning",
             lifespan="on",
             timeout_graceful_shutdown=2,
@@ -337,9 +325,9 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _packs(args: argparse.Namespace) -> int:
+def _packs(args: argparse.Namespace, selection: PackSelection) -> int:
     with contextlib.redirect_stdout(sys.stderr):
-        packs = load_packs(enable=args.enable, disable=args.disable, log=lambda _m: None)
+        packs = load_packs(selection, log=lambda _m: None)
     records = [p for p in packs.packs if not p.builtin]
     if args.json:
         print(json.dumps({"packs": [p.to_dict() for p in records]}, ensure_ascii=False, indent=2))
@@ -384,13 +372,13 @@ async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tupl
     return bool(result.is_error), text
 
 
-def _call(args: argparse.Namespace) -> int:
+def _call(args: argparse.Namespace, settings: CommandSettings) -> int:
     try:
         arguments = parse_call_arguments(args.arguments)
     except ValueError as exc:
         stderr_line(str(exc))
         return 2
-    host = _create_host(args)
+    host = _create_host(settings)
     is_error, text = asyncio.run(_call_async(host.server, args.tool, arguments))
     try:
         print(text)
@@ -437,13 +425,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     command = args.command or "serve"
     try:
-        if command == "packs":
-            return _packs(args)
-        if command == "call":
-            return _call(args)
         if command == "setup":
             return setup_clients.run(args)
-        return _serve(args)
+        settings = command_settings(args)
+        if command == "packs":
+            return _packs(args, settings.packs)
+        if command == "call":
+            return _call(args, settings)
+        return _serve(settings)
     except ValueError as exc:  # bad settings: a --root that is no directory, a bad cap
         stderr_line(str(exc))
         return 2
