@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from rhwp_mcp_host.server.packs import load_packs
 from rhwp_mcp_host.settings import pack_selection
@@ -126,3 +128,44 @@ def test_bad_tool_definitions_fail_the_pack_with_a_reason(tool_src, reason):
     packs = load_packs(log=lines.append, entry_points=False, plugins={"bad": Pack()})
     record = packs.pack("bad")
     assert record.status == "failed" and reason in record.error
+
+
+def test_a_tool_the_server_cannot_serve_fails_its_pack_in_the_loader():
+    """The loader decides: it asks the server's build_tool for each tool and fails the pack whose
+    tool cannot be built (here: a parameter type with no JSON Schema); the other packs load."""
+    from rhwp_mcp_host import create_host, hookimpl
+
+    class Unservable:
+        @hookimpl
+        def rhwp_mcp_register_tools(self, register):
+            def locked(lock: threading.Lock) -> str:
+                """Take a lock."""
+                return "taken"
+
+            def fine(text: str) -> str:
+                """Say it back."""
+                return text
+
+            register(fine)
+            register(locked)
+
+    class Served:
+        @hookimpl
+        def rhwp_mcp_register_tools(self, register):
+            def hello() -> str:
+                """Say hello."""
+                return "hello"
+
+            register(hello)
+
+    host = create_host(plugins={"bad": Unservable(), "ok": Served()}, entry_points=False, env={})
+    bad = host.packs.pack("bad")
+    assert bad.status == "failed" and bad.tools == [], bad
+    assert bad.error.startswith("the parameters of 'locked' cannot become a JSON Schema: "), bad.error
+    assert "--disable bad" in bad.fix
+    assert sorted(host.packs.served) == ["hello"] and host.tool_count == 1
+    assert host.packs.pack("ok").status == "loaded"
+
+    built: list[str] = []
+    packs = load_packs(entry_points=False, plugins={"ok": Served()}, build_tool=lambda spec: built.append(spec.name))
+    assert built == ["hello"] and list(packs.served) == ["hello"]
