@@ -13,10 +13,9 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import setup_clients
 from ._version import __version__
 from .plugin.paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
 from .server.packs import load_packs, stderr_line
@@ -37,6 +36,12 @@ from .settings import (
 )
 
 COMMANDS = ("serve", "packs", "call", "setup")
+# Commands other distributions add to `rhwp-mcp`: an entry point in this group names an object with
+# add_parser(subparsers) -> its argparse parser, and run(args) -> the exit status. The host finds
+# them as it finds packs, never importing a distribution by name.
+COMMAND_GROUP = "rhwp.mcp_commands"
+# The distribution that brings each of those commands, to tell a user without it what to install.
+COMMAND_DISTRIBUTIONS = {"setup": "rhwp-mcp"}
 
 
 def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -247,8 +252,36 @@ def make_parser() -> argparse.ArgumentParser:
     _add_sources(call, suppress=True)
     call.add_argument("tool")
     call.add_argument("arguments", nargs="*", metavar="key=value", help="values are parsed as JSON when they parse")
-    setup_clients.add_parser(sub)
+    _add_commands(sub)
     return parser
+
+
+def _command_entry_points() -> list[Any]:
+    try:
+        import importlib_metadata as metadata
+    except ImportError:  # the dependency is declared; the stdlib fallback is for embedders
+        from importlib import metadata  # type: ignore[no-redef]
+    return sorted(metadata.entry_points(group=COMMAND_GROUP), key=lambda ep: (ep.name, ep.value))
+
+
+def _add_commands(sub: Any) -> None:
+    """The installed commands of COMMAND_GROUP; a command not installed answers that it is not."""
+    added: set[str] = set()
+    for ep in _command_entry_points():
+        if ep.name in added or ep.name in ("serve", "packs", "call"):
+            continue
+        try:
+            command = ep.load()
+            parser = command.add_parser(sub)
+        except Exception as exc:
+            stderr_line(f"the command {ep.name!r} ({ep.value}) cannot be loaded and is left out: {exc!r}")
+            continue
+        parser.set_defaults(run_command=command.run)
+        added.add(ep.name)
+    for name, distribution in COMMAND_DISTRIBUTIONS.items():
+        if name not in added:
+            missing = sub.add_parser(name, help=f"(comes with {distribution}: pip install {distribution})")
+            missing.set_defaults(missing_command=(name, distribution))
 
 
 def parse_call_arguments(pairs: Sequence[str]) -> dict[str, Any]:
@@ -422,11 +455,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
     _log_to_stderr()
     parser = make_parser()
-    args = parser.parse_args(argv)
+    # Known arguments only, so that a command which is not installed is reported as such whatever
+    # arguments follow it; otherwise as strict as parse_args.
+    args, unknown = parser.parse_known_args(argv)
+    missing = getattr(args, "missing_command", None)
+    if missing is not None:
+        name, distribution = missing
+        stderr_line(
+            f"`rhwp-mcp {name}` comes with the {distribution} distribution, which is not installed: "
+            f"pip install {distribution} (or run: uvx {distribution} {name} ...)"
+        )
+        return 2
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     command = args.command or "serve"
+    run_command: Callable[[argparse.Namespace], int] | None = getattr(args, "run_command", None)
     try:
-        if command == "setup":
-            return setup_clients.run(args)
+        if run_command is not None:
+            return run_command(args)
         settings = command_settings(args)
         if command == "packs":
             return _packs(args, settings.packs)
