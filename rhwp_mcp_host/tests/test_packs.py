@@ -8,6 +8,8 @@ import pytest
 from rhwp_mcp_host.server.packs import load_packs
 from rhwp_mcp_host.settings import pack_selection
 
+from rhwp_mcp_host import hookimpl
+
 
 def _load(env=None, enable=None, disable=None, **kwargs):
     """Load with the selection the settings make of ``env`` and the flags ``enable``/``disable``."""
@@ -89,20 +91,21 @@ def test_no_packs_says_so(monkeypatch):
     assert any("0 tools" in line and "pip install" in line for line in lines)
 
 
+class HelloPack:
+    """A pack given as an object, with one tool."""
+
+    @hookimpl
+    def rhwp_mcp_register_tools(self, register):
+        def hello() -> str:
+            """Say hello."""
+            return "hello"
+
+        register(hello)
+
+
 def test_plugin_objects_load_like_entry_points(installed):
-    class Pack:
-        from rhwp_mcp_host import hookimpl
-
-        @hookimpl
-        def rhwp_mcp_register_tools(self, register):
-            def hello() -> str:
-                """Say hello."""
-                return "hello"
-
-            register(hello)
-
     lines: list[str] = []
-    packs = load_packs(log=lines.append, entry_points=False, plugins={"obj": Pack()})
+    packs = load_packs(log=lines.append, entry_points=False, plugins={"obj": HelloPack()})
     assert packs.tools["hello"].pack == "obj"
 
 
@@ -133,7 +136,7 @@ def test_bad_tool_definitions_fail_the_pack_with_a_reason(tool_src, reason):
 def test_a_tool_the_server_cannot_serve_fails_its_pack_in_the_loader():
     """The loader decides: it asks the server's build_tool for each tool and fails the pack whose
     tool cannot be built (here: a parameter type with no JSON Schema); the other packs load."""
-    from rhwp_mcp_host import create_host, hookimpl
+    from rhwp_mcp_host import create_host
 
     class Unservable:
         @hookimpl
@@ -149,16 +152,7 @@ def test_a_tool_the_server_cannot_serve_fails_its_pack_in_the_loader():
             register(fine)
             register(locked)
 
-    class Served:
-        @hookimpl
-        def rhwp_mcp_register_tools(self, register):
-            def hello() -> str:
-                """Say hello."""
-                return "hello"
-
-            register(hello)
-
-    host = create_host(plugins={"bad": Unservable(), "ok": Served()}, entry_points=False, env={})
+    host = create_host(plugins={"bad": Unservable(), "ok": HelloPack()}, entry_points=False, env={})
     bad = host.packs.pack("bad")
     assert bad.status == "failed" and bad.tools == [], bad
     assert bad.error.startswith("the parameters of 'locked' cannot become a JSON Schema: "), bad.error
@@ -167,5 +161,5 @@ def test_a_tool_the_server_cannot_serve_fails_its_pack_in_the_loader():
     assert host.packs.pack("ok").status == "loaded"
 
     built: list[str] = []
-    packs = load_packs(entry_points=False, plugins={"ok": Served()}, build_tool=lambda spec: built.append(spec.name))
+    packs = load_packs(entry_points=False, plugins={"ok": HelloPack()}, build_tool=lambda spec: built.append(spec.name))
     assert built == ["hello"] and list(packs.served) == ["hello"]

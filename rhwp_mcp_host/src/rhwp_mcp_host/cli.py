@@ -18,7 +18,7 @@ from typing import Any
 
 from ._version import __version__
 from .plugin.paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
-from .server.packs import load_packs, stderr_line
+from .server.packs import installed_entry_points, load_packs, stderr_line
 from .settings import (
     ENV_AUTH_TOKEN_FILE,
     ENV_DISABLE,
@@ -257,11 +257,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def _command_entry_points() -> list[Any]:
-    try:
-        import importlib_metadata as metadata
-    except ImportError:  # the dependency is declared; the stdlib fallback is for embedders
-        from importlib import metadata  # type: ignore[no-redef]
-    return sorted(metadata.entry_points(group=COMMAND_GROUP), key=lambda ep: (ep.name, ep.value))
+    return installed_entry_points(COMMAND_GROUP)
 
 
 def _add_commands(sub: Any) -> None:

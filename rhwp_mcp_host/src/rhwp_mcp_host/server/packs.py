@@ -69,12 +69,13 @@ def stderr_line(message: str) -> None:
     print(f"rhwp-mcp: {message}", file=sys.stderr, flush=True)
 
 
-def _entry_points() -> list[Any]:
+def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> list[Any]:
+    """The installed entry points of ``group`` (default: the packs'), in name order."""
     try:
         import importlib_metadata as metadata
     except ImportError:  # the dependency is declared; the stdlib fallback is for embedders
         from importlib import metadata  # type: ignore[no-redef]
-    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value))
+    return sorted(metadata.entry_points(group=group), key=lambda ep: (ep.name, ep.value))
 
 
 def _dist_of(ep: Any) -> tuple[str | None, str | None]:
@@ -225,7 +226,7 @@ def load_packs(
 
     candidates: list[tuple[PackRecord, Callable[[], Any]]] = []
     if entry_points:
-        for ep in _entry_points():
+        for ep in installed_entry_points():
             dist, version = _dist_of(ep)
             candidates.append(
                 (PackRecord(name=ep.name, status="loaded", distribution=dist, version=version, value=ep.value), ep.load)
