@@ -235,6 +235,11 @@ def test_selected_packs_install_serves_exactly_them(tmp_path: Path, expected_too
     env = user_env(tmp_path, bin_dir)
     listed = packs_json([str(bin_dir / "rhwp-mcp")], env)
     assert [p["distribution"] for p in listed] == ["rhwp-mcp-tools-view"], listed
+    # `rhwp-mcp setup` is the meta distribution's: without it, the command says what to install.
+    setup = subprocess.run(
+        [str(bin_dir / "rhwp-mcp"), "setup", "claude-desktop"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert setup.returncode == 2 and "pip install rhwp-mcp " in setup.stderr, setup.stderr
     want = expected_tools["rhwp-mcp-tools-view"]
     assert len(want) == 2
 
