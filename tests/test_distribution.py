@@ -135,14 +135,8 @@ def test_the_native_wheel_is_true_abi3_and_manylinux(dist: Path) -> None:
 
 
 def test_check_wheel_contents_passes(dist: Path) -> None:
-    wheels = sorted(map(str, dist.glob("*.whl")))
-    meta = [w for w in wheels if Path(w).name.startswith("rhwp_mcp-")]
-    rest = [w for w in wheels if w not in meta]
-    done = _run(_tool("check-wheel-contents"), *rest)
-    assert done.returncode == 0, done.stdout + done.stderr
-    # The meta distribution has no file of its own by design (it is its dependencies and its command):
-    # W005/W007/W008 say "no modules / empty"; every other check holds for it too.
-    done = _run(_tool("check-wheel-contents"), "--ignore", "W005,W007,W008", *meta)
+    # Every wheel, the meta distribution's too: it holds its package rhwp_mcp (`rhwp-mcp setup`).
+    done = _run(_tool("check-wheel-contents"), *sorted(map(str, dist.glob("*.whl"))))
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -157,7 +151,7 @@ def test_wheels_carry_typing_licence_and_notice(dist: Path) -> None:
             notice = next(n for n in names if n.endswith("licenses/NOTICE"))
             assert "한글과컴퓨터" in zipfile.ZipFile(wheel).read(notice).decode("utf-8")
             assert {"rhwp_core/py.typed", "rhwp_core/_native.pyi"} <= set(names), names
-        elif name != "rhwp-mcp":
+        else:
             package = _normal(name)
             assert f"{package}/py.typed" in names, f"{wheel.name} lacks {package}/py.typed"
 
@@ -167,6 +161,13 @@ def test_the_meta_distribution_runs_the_hosts_command_and_every_folder_has_the_l
     meta = project(distribution_folders()["rhwp-mcp"])
     scripts = meta["scripts"]
     assert scripts == project(distribution_folders()["rhwp-mcp-host"])["scripts"], scripts
+    required = {re.split(r"[<>=!~ ;\[]", str(r), maxsplit=1)[0] for r in meta["dependencies"]}  # type: ignore[attr-defined]
+    # tomlkit: `rhwp-mcp setup codex` (the meta distribution's own module) edits TOML.
+    assert "tomlkit" in required, required
+    # `rhwp-mcp setup` reaches the host's command through this entry point; the host has no tomlkit.
+    assert meta["entry-points"] == {"rhwp.mcp_commands": {"setup": "rhwp_mcp.setup_clients"}}, meta
+    host_required = project(distribution_folders()["rhwp-mcp-host"])["dependencies"]
+    assert not [r for r in host_required if str(r).startswith("tomlkit")], host_required  # type: ignore[attr-defined]
     # One licence text for every distribution.
     licence = (ROOT / "LICENSE").read_bytes()
     for folder in distribution_folders().values():
@@ -230,6 +231,11 @@ def test_selected_packs_install_serves_exactly_them(tmp_path: Path, expected_too
     env = user_env(tmp_path, bin_dir)
     listed = packs_json([str(bin_dir / "rhwp-mcp")], env)
     assert [p["distribution"] for p in listed] == ["rhwp-mcp-tools-view"], listed
+    # `rhwp-mcp setup` is the meta distribution's: without it, the command says what to install.
+    setup = subprocess.run(
+        [str(bin_dir / "rhwp-mcp"), "setup", "claude-desktop"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert setup.returncode == 2 and "pip install rhwp-mcp " in setup.stderr, setup.stderr
     want = expected_tools["rhwp-mcp-tools-view"]
     assert len(want) == 2
 

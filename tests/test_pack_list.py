@@ -148,8 +148,9 @@ def test_the_workflows_and_the_dockerfile_install_every_pack() -> None:
 
 def test_the_meta_distribution_pulls_the_host_and_every_pack() -> None:
     meta = project(ROOT / "rhwp_mcp")
+    # Besides the host and the packs, only what its own `rhwp-mcp setup` needs (tomlkit for Codex's TOML).
     assert sorted(_requirement_names(meta["dependencies"])) == sorted(  # type: ignore[arg-type]
-        ["rhwp-mcp-host", *DISTRIBUTIONS.values()]
+        ["rhwp-mcp-host", "tomlkit", *DISTRIBUTIONS.values()]
     )
     # The host's extras: one per pack, named as the pack, and `all` naming them all.
     extras: dict[str, list[str]] = project(ROOT / "rhwp_mcp_host")["optional-dependencies"]  # type: ignore[assignment]

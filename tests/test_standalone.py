@@ -29,7 +29,7 @@ from corpus_support import ROOT
 from dist_support import built_dist, locked, pack_distributions
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from rhwp_mcp_host.errors import ERROR_CODES, INTERNAL_ERROR
+from rhwp_mcp_host.plugin.errors import ERROR_CODES, INTERNAL_ERROR
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
@@ -109,6 +109,23 @@ def test_every_pack_loads_without_python(standalone: Path, no_python: dict[str, 
     assert loaded == set(pack_distributions()), packs
     assert all(p["status"] == "loaded" for p in packs), packs
     assert len(tools) >= len(loaded)
+
+
+def test_setup_is_frozen_in_and_writes_the_binary_itself(standalone: Path, no_python: dict[str, str]) -> None:
+    """`rhwp-mcp setup`, a command of the rhwp-mcp distribution found through its entry point
+    (rhwp.mcp_commands), works frozen: a client's entry names the standalone binary."""
+    done = subprocess.run(
+        [str(standalone / EXE), "setup", "cursor", "--dry-run"],
+        env=no_python,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "dry run: Cursor would get server 'hwp'" in done.stderr, done.stderr
+    binary = standalone / EXE
+    # As JSON writes it (a Windows path's backslashes doubled).
+    assert any(json.dumps(str(path))[1:-1] in done.stdout for path in (binary, binary.resolve())), done.stdout
 
 
 def test_a_real_client_over_stdio_reads_text_pictures_and_chunks(standalone: Path, no_python: dict[str, str]) -> None:

@@ -102,6 +102,10 @@ def check_frozen(folder: Path, expected: list[str]) -> None:
     if loaded != expected:
         raise SystemExit(f"standalone: the frozen server loaded packs {loaded}, expected {expected}:\n{done.stderr}")
     log(f"packs loaded by the frozen server: {', '.join(loaded)}")
+    # `rhwp-mcp setup` is a command of the rhwp-mcp distribution (entry-point group
+    # rhwp.mcp_commands): without its module and metadata frozen in, it says it is not installed.
+    listed = run([executable(folder), "setup", "--list"], capture_output=True)
+    log(f"setup is frozen in: {len(listed.stdout.splitlines())} clients listed")
 
 
 def build(dist: Path, out: Path, work: Path, *, reuse: bool) -> Path:

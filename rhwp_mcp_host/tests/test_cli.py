@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import types
 
+import pytest
 from _servers import command, cwd
 from rhwp_mcp_host.cli import parse_call_arguments
+
+from rhwp_mcp_host import cli
 
 
 def run(args, env, stdin=b""):
@@ -138,3 +142,51 @@ def test_stdout_is_protocol_only_even_when_a_pack_prints(subprocess_env):
     result = next(r for r in replies if r.get("id") == 2)["result"]
     assert result["content"][0]["text"] == "hello"
     assert "prints to stdout at import time" in err
+
+
+class _EntryPoint:
+    """An entry point of the group rhwp.mcp_commands, as importlib.metadata gives it."""
+
+    def __init__(self, name: str, obj: object) -> None:
+        self.name, self.value, self._obj = name, f"fake_{name}:command", obj
+
+    def load(self) -> object:
+        if isinstance(self._obj, Exception):
+            raise self._obj
+        return self._obj
+
+
+def test_a_command_missing_its_distribution_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "_command_entry_points", lambda: [])
+    for argv in (["setup", "claude-desktop", "--root", "/nowhere"], ["setup", "--list"], ["--root", "/x", "setup"]):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.splitlines() == [
+            "rhwp-mcp: `rhwp-mcp setup` comes with the rhwp-mcp distribution, which is not installed: "
+            "pip install rhwp-mcp (or run: uvx rhwp-mcp setup ...)"
+        ], err
+    with pytest.raises(SystemExit) as exited:  # other unknown arguments stay argparse's usage errors
+        cli.main(["packs", "--bogus"])
+    assert exited.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_commands_of_other_distributions_are_found_by_entry_point(monkeypatch, capsys):
+    ran: list[object] = []
+
+    def add_parser(sub):
+        parser = sub.add_parser("setup", help="a stand-in")
+        parser.add_argument("client")
+        return parser
+
+    def run(args):
+        ran.append(args.client)
+        return 7
+
+    setup = types.SimpleNamespace(add_parser=add_parser, run=run)
+    broken = _EntryPoint("broken", ImportError("no module named fake_broken"))
+    monkeypatch.setattr(cli, "_command_entry_points", lambda: [broken, _EntryPoint("setup", setup)])
+    assert cli.main(["setup", "cursor"]) == 7 and ran == ["cursor"]
+    err = capsys.readouterr().err
+    assert "the command 'broken' (fake_broken:command) cannot be loaded and is left out" in err, err
+    with pytest.raises(SystemExit):  # the stand-in's own arguments, not the placeholder's
+        cli.main(["setup", "cursor", "--list"])

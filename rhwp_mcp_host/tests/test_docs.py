@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rhwp_mcp_host.plugin import hookspecs
+
 import rhwp_mcp_host
-from rhwp_mcp_host import hookspecs
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "writing-a-pack.md"
@@ -25,7 +26,7 @@ def test_every_hookspec_is_documented():
 def test_every_register_keyword_is_documented():
     import inspect
 
-    from rhwp_mcp_host.contract import Register
+    from rhwp_mcp_host.plugin.contract import Register
 
     text = PAGE.read_text(encoding="utf-8")
     keywords = [p for p in inspect.signature(Register.__call__).parameters if p not in ("self", "func")]

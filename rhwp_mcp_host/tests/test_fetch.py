@@ -3,41 +3,22 @@
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import ipaddress
 import json
 import socket
 import ssl
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import ModuleType
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from rhwp_mcp_host.errors import FILE_NOT_FOUND, INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
+from rhwp_mcp_host.documents import fetch
+from rhwp_mcp_host.plugin.errors import FILE_NOT_FOUND, INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
 
-
-def _load_fetch() -> ModuleType:
-    try:
-        from rhwp_mcp_host import fetch
-    except ImportError:
-        # A non-editable install made before fetch.py existed: load the module from the source tree,
-        # as part of the installed package so its relative imports resolve.
-        path = Path(__file__).resolve().parents[1] / "src" / "rhwp_mcp_host" / "fetch.py"
-        spec = importlib.util.spec_from_file_location("rhwp_mcp_host.fetch", path)
-        assert spec is not None and spec.loader is not None
-        fetch = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = fetch
-        spec.loader.exec_module(fetch)
-    return fetch
-
-
-fetch = _load_fetch()
 FetchPolicy = fetch.FetchPolicy
 
 DOC = bytes(range(256)) * 3  # 768 bytes: under the tiny cap

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from rhwp_mcp_host.packs import load_packs
+from rhwp_mcp_host.server.packs import load_packs
+from rhwp_mcp_host.settings import pack_selection
+
+from rhwp_mcp_host import hookimpl
 
 
-def _load(**kwargs):
+def _load(env=None, enable=None, disable=None, **kwargs):
+    """Load with the selection the settings make of ``env`` and the flags ``enable``/``disable``."""
     lines: list[str] = []
-    packs = load_packs(log=lines.append, env={}, **kwargs)
+    packs = load_packs(pack_selection(env or {}, enable=enable, disable=disable), log=lines.append, **kwargs)
     return packs, {p.name: p for p in packs.packs if not p.builtin}, lines
 
 
@@ -70,9 +76,7 @@ def test_disable_and_enable_select_packs(installed):
 
 
 def test_env_selection_and_flags_combine(installed):
-    lines: list[str] = []
-    packs = load_packs(log=lines.append, env={"RHWP_MCP_ENABLE": "good, zz-dup", "RHWP_MCP_DISABLE": "zz-dup"})
-    by_name = {p.name: p for p in packs.packs}
+    _, by_name, _ = _load(env={"RHWP_MCP_ENABLE": "good, zz-dup", "RHWP_MCP_DISABLE": "zz-dup"})
     assert by_name["good"].status == "loaded" and by_name["zz-dup"].status == "disabled"
 
 
@@ -83,24 +87,25 @@ def test_unknown_selection_name_is_reported(installed):
 
 def test_no_packs_says_so(monkeypatch):
     lines: list[str] = []
-    load_packs(log=lines.append, env={}, entry_points=False)
+    load_packs(log=lines.append, entry_points=False)
     assert any("0 tools" in line and "pip install" in line for line in lines)
 
 
+class HelloPack:
+    """A pack given as an object, with one tool."""
+
+    @hookimpl
+    def rhwp_mcp_register_tools(self, register):
+        def hello() -> str:
+            """Say hello."""
+            return "hello"
+
+        register(hello)
+
+
 def test_plugin_objects_load_like_entry_points(installed):
-    class Pack:
-        from rhwp_mcp_host import hookimpl
-
-        @hookimpl
-        def rhwp_mcp_register_tools(self, register):
-            def hello() -> str:
-                """Say hello."""
-                return "hello"
-
-            register(hello)
-
     lines: list[str] = []
-    packs = load_packs(log=lines.append, env={}, entry_points=False, plugins={"obj": Pack()})
+    packs = load_packs(log=lines.append, entry_points=False, plugins={"obj": HelloPack()})
     assert packs.tools["hello"].pack == "obj"
 
 
@@ -123,6 +128,38 @@ def test_bad_tool_definitions_fail_the_pack_with_a_reason(tool_src, reason):
             register(namespace["t"])
 
     lines: list[str] = []
-    packs = load_packs(log=lines.append, env={}, entry_points=False, plugins={"bad": Pack()})
+    packs = load_packs(log=lines.append, entry_points=False, plugins={"bad": Pack()})
     record = packs.pack("bad")
     assert record.status == "failed" and reason in record.error
+
+
+def test_a_tool_the_server_cannot_serve_fails_its_pack_in_the_loader():
+    """The loader decides: it asks the server's build_tool for each tool and fails the pack whose
+    tool cannot be built (here: a parameter type with no JSON Schema); the other packs load."""
+    from rhwp_mcp_host import create_host
+
+    class Unservable:
+        @hookimpl
+        def rhwp_mcp_register_tools(self, register):
+            def locked(lock: threading.Lock) -> str:
+                """Take a lock."""
+                return "taken"
+
+            def fine(text: str) -> str:
+                """Say it back."""
+                return text
+
+            register(fine)
+            register(locked)
+
+    host = create_host(plugins={"bad": Unservable(), "ok": HelloPack()}, entry_points=False, env={})
+    bad = host.packs.pack("bad")
+    assert bad.status == "failed" and bad.tools == [], bad
+    assert bad.error.startswith("the parameters of 'locked' cannot become a JSON Schema: "), bad.error
+    assert "--disable bad" in bad.fix
+    assert sorted(host.packs.served) == ["hello"] and host.tool_count == 1
+    assert host.packs.pack("ok").status == "loaded"
+
+    built: list[str] = []
+    packs = load_packs(entry_points=False, plugins={"ok": HelloPack()}, build_tool=lambda spec: built.append(spec.name))
+    assert built == ["hello"] and list(packs.served) == ["hello"]

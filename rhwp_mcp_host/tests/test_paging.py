@@ -7,7 +7,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from rhwp_mcp_host.paging import _active_cap, current_max_chars, parse_max_chars
+from rhwp_mcp_host.plugin.paging import _active_cap, current_max_chars, parse_max_chars
 
 from rhwp_mcp_host import ToolFailure, format_call, next_call_of, page_list, page_text
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rhwp_mcp_host.contract import CallOutcome, ToolCall
+from rhwp_mcp_host.plugin.contract import CallOutcome, ToolCall
 from rhwp_mcp_host.testing import pack_session
 
 from rhwp_mcp_host import FilePath, current_password, format_call, hookimpl, page_text

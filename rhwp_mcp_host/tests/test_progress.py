@@ -22,9 +22,9 @@ import pytest
 from _servers import command, cwd, is_error
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from rhwp_mcp_host.plugin import progress
 
 import rhwp_mcp_host
-from rhwp_mcp_host import progress
 
 SLOW = '''
 import threading
@@ -350,8 +350,8 @@ def test_at_most_max_calls_tools_run_at_once(tmp_path: Path, max_calls: int, pea
 
 
 def test_max_calls_is_a_positive_bounded_number() -> None:
-    from rhwp_mcp_host.contract import default_max_calls
-    from rhwp_mcp_host.server import create_host
+    from rhwp_mcp_host.plugin.contract import default_max_calls
+    from rhwp_mcp_host.server.host import create_host
 
     assert create_host(entry_points=False, env={}).config.max_calls == default_max_calls() >= 4
     assert create_host(entry_points=False, env={"RHWP_MCP_MAX_CALLS": "3"}).config.max_calls == 3

@@ -9,8 +9,8 @@ import os
 import urllib.parse
 
 import pytest
-from rhwp_mcp_host.contract import normalize_path
-from rhwp_mcp_host.sources import decode_data_uri
+from rhwp_mcp_host.documents.sources import decode_data_uri
+from rhwp_mcp_host.plugin.contract import normalize_path
 from rhwp_mcp_host.testing import pack_session
 
 from rhwp_mcp_host import FilePath, ToolFailure, caller_source, format_call, hookimpl, page_text, source_scheme

@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from rhwp_mcp_host.store import DocumentStore
+from rhwp_mcp_host.documents.store import DocumentStore
 
 from rhwp_mcp_host import ToolFailure
 
@@ -119,7 +119,7 @@ def test_two_processes_share_one_store(tmp_path):
     """What replicas on one volume rely on: a handle stored by one process opens in another."""
     store = _store(tmp_path)
     code = (
-        "import sys; from pathlib import Path; from rhwp_mcp_host.store import DocumentStore;"
+        "import sys; from pathlib import Path; from rhwp_mcp_host.documents.store import DocumentStore;"
         "s = DocumentStore(Path(sys.argv[1]), max_bytes=10000, ttl=3600);"
         "print(s.put(b'from the other process').handle)"
     )
@@ -137,7 +137,7 @@ def test_the_store_lock_excludes_other_processes(tmp_path):
     store.put(b"prepare the directory")
     released = tmp_path / "released"
     code = (
-        "import sys, time; from pathlib import Path; from rhwp_mcp_host.store import DocumentStore;"
+        "import sys, time; from pathlib import Path; from rhwp_mcp_host.documents.store import DocumentStore;"
         "s = DocumentStore(Path(sys.argv[1]), max_bytes=10000, ttl=3600);"
         "cm = s._locked(); cm.__enter__(); print('locked', flush=True); time.sleep(1.5);"
         "Path(sys.argv[2]).write_text('x'); cm.__exit__(None, None, None); time.sleep(5)"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .contract import (
+from ._version import __version__
+from .plugin.contract import (
     CallOutcome,
     Deny,
     FilePath,
@@ -24,10 +25,9 @@ from .contract import (
     normalize_path,
     source_scheme,
 )
-from .errors import ERROR_CODES, ToolFailure
-from .hookspecs import PROJECT_NAME, hookimpl, hookspec
-from .packs import ENTRY_POINT_GROUP
-from .paging import (
+from .plugin.errors import ERROR_CODES, ToolFailure
+from .plugin.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, hookimpl, hookspec
+from .plugin.paging import (
     current_max_chars,
     current_max_image_chars,
     format_call,
@@ -37,13 +37,11 @@ from .paging import (
     parameter_defaults,
     split_string_field,
 )
-from .passwords import current_password
-from .progress import CallCancelled, checkpoint, is_cancelled, phase, report_progress
-
-__version__ = "0.1.0"
+from .plugin.passwords import current_password
+from .plugin.progress import CallCancelled, checkpoint, is_cancelled, phase, report_progress
 
 if TYPE_CHECKING:
-    from .server import Host, build_server, create_host
+    from .server.host import Host, build_server, create_host
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -89,7 +87,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # The server pulls in fastmcp (seconds to import); packs importing the markers must not pay that.
     if name in ("build_server", "create_host", "Host"):
-        from . import server
+        from .server import host
 
-        return getattr(server, name)
+        return getattr(host, name)
     raise AttributeError(f"module 'rhwp_mcp_host' has no attribute {name!r}")

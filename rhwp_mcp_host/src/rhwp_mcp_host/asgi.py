@@ -16,31 +16,12 @@ it listens on, so the app cannot tell a loopback-only deployment from a public o
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Mapping
 from typing import Any
 
-from .settings import HTTP_VARIABLES, http_settings, roots_from_env
+from .service.app import create_app
 
 _app: Any = None
-
-
-def create_app(env: Mapping[str, str] | None = None) -> Any:
-    """Build the ASGI app from ``env`` (default: this process's environment). Raises ValueError."""
-    from .server import create_host
-    from .webapp import build_app
-
-    env = dict(os.environ if env is None else env)
-    stateless_variable = HTTP_VARIABLES["stateless"][0]
-    settings = http_settings(env, stateless=None if env.get(stateless_variable, "").strip() else True)
-    if not settings.has_auth and not settings.no_auth:
-        raise ValueError(
-            "rhwp_mcp_host.asgi: set RHWP_MCP_AUTH_TOKEN_FILE (or RHWP_MCP_AUTH_TOKEN, or RHWP_MCP_AUTH_PROVIDER); "
-            "set RHWP_MCP_NO_AUTH=1 only if something in front of the app authenticates every request"
-        )
-    host = create_host(roots=roots_from_env(env), env=env)
-    return build_app(host, settings)
 
 
 def __getattr__(name: str) -> Any:

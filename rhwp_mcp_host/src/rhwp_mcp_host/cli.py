@@ -13,27 +13,35 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import __version__, setup_clients
-from .packs import ENV_DISABLE, ENV_ENABLE, load_packs, stderr_line
-from .paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
+from ._version import __version__
+from .plugin.paging import ENV_MAX_CHARS, ENV_MAX_IMAGE_CHARS, parse_max_chars
+from .server.packs import installed_entry_points, load_packs, stderr_line
 from .settings import (
     ENV_AUTH_TOKEN_FILE,
+    ENV_DISABLE,
+    ENV_ENABLE,
     ENV_MAX_CALLS,
     HTTP_VARIABLES,
     SOURCE_VARIABLES,
-    http_settings,
+    CommandSettings,
+    PackSelection,
+    command_settings,
     parse_dir,
     parse_max_calls,
     parse_megabytes,
     parse_seconds,
-    roots_from_env,
-    source_settings,
 )
 
 COMMANDS = ("serve", "packs", "call", "setup")
+# Commands other distributions add to `rhwp-mcp`: an entry point in this group names an object with
+# add_parser(subparsers) -> its argparse parser, and run(args) -> the exit status. The host finds
+# them as it finds packs, never importing a distribution by name.
+COMMAND_GROUP = "rhwp.mcp_commands"
+# The distribution that brings each of those commands, to tell a user without it what to install.
+COMMAND_DISTRIBUTIONS = {"setup": "rhwp-mcp"}
 
 
 def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -244,8 +252,32 @@ def make_parser() -> argparse.ArgumentParser:
     _add_sources(call, suppress=True)
     call.add_argument("tool")
     call.add_argument("arguments", nargs="*", metavar="key=value", help="values are parsed as JSON when they parse")
-    setup_clients.add_parser(sub)
+    _add_commands(sub)
     return parser
+
+
+def _command_entry_points() -> list[Any]:
+    return installed_entry_points(COMMAND_GROUP)
+
+
+def _add_commands(sub: Any) -> None:
+    """The installed commands of COMMAND_GROUP; a command not installed answers that it is not."""
+    added: set[str] = set()
+    for ep in _command_entry_points():
+        if ep.name in added or ep.name in ("serve", "packs", "call"):
+            continue
+        try:
+            command = ep.load()
+            parser = command.add_parser(sub)
+        except Exception as exc:
+            stderr_line(f"the command {ep.name!r} ({ep.value}) cannot be loaded and is left out: {exc!r}")
+            continue
+        parser.set_defaults(run_command=command.run)
+        added.add(ep.name)
+    for name, distribution in COMMAND_DISTRIBUTIONS.items():
+        if name not in added:
+            missing = sub.add_parser(name, help=f"(comes with {distribution}: pip install {distribution})")
+            missing.set_defaults(missing_command=(name, distribution))
 
 
 def parse_call_arguments(pairs: Sequence[str]) -> dict[str, Any]:
@@ -262,30 +294,19 @@ def parse_call_arguments(pairs: Sequence[str]) -> dict[str, Any]:
     return arguments
 
 
-def _host_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    flags = {name: getattr(args, name, None) for name in SOURCE_VARIABLES}
-    return {
-        "roots": args.root or roots_from_env(os.environ),
-        "enable": args.enable,
-        "disable": args.disable,
-        "max_chars": args.max_chars,
-        "max_image_chars": args.max_image_chars,
-        "max_calls": args.max_calls,
-        "sources": source_settings(os.environ, **flags),
-    }
+def _create_host(settings: CommandSettings, *, stdio: bool = False) -> Any:
+    from .server.host import create_host
 
-
-def _create_host(args: argparse.Namespace, *, stdio: bool = False) -> Any:
-    from .server import create_host
+    assert settings.host is not None, "serve and call read the server's settings"
 
     # A pack that prints while it is imported must not corrupt the stdio protocol channel.
     with contextlib.redirect_stdout(sys.stderr):
-        return create_host(**_host_kwargs(args), stdio=stdio)
+        return create_host(settings=settings.host, stdio=stdio)
 
 
-def _serve(args: argparse.Namespace) -> int:
-    if args.transport == "stdio":
-        host = _create_host(args, stdio=True)
+def _serve(settings: CommandSettings) -> int:
+    if settings.http is None:
+        host = _create_host(settings, stdio=True)
         stderr_line(f"serving {host.tool_count} tools over stdio")
         try:
             host.server.run(transport="stdio", show_banner=False)
@@ -299,34 +320,31 @@ def _serve(args: argparse.Namespace) -> int:
             # gone, which is how a stdio session ends; nothing to report, and nothing more to flush.
             _silence_stdout()
         return 0
-    flags = {name: getattr(args, name, None) for name in HTTP_VARIABLES if name != "auth_token"}
-    settings = http_settings(
-        os.environ, auth_token_file=getattr(args, "auth_token_file", None), host=args.host, port=args.port, **flags
-    )
-    if not settings.loopback and not settings.has_auth and not settings.no_auth:
+    http = settings.http
+    if not http.loopback and not http.has_auth and not http.no_auth:
         stderr_line(
-            f"refusing to serve {settings.host} without authentication: anyone who reaches this address could "
+            f"refusing to serve {http.host} without authentication: anyone who reaches this address could "
             "read every document the server can. Give a token (--auth-token-file FILE or $RHWP_MCP_AUTH_TOKEN), "
             "an --auth-provider, or --no-auth if something in front of the server authenticates"
         )
         return 2
-    host = _create_host(args)
-    from .webapp import build_app
+    host = _create_host(settings)
+    from .service.webapp import build_app
 
-    app = build_app(host, settings)
-    where = f"[{settings.host}]" if ":" in settings.host else settings.host
-    mode = ", stateless" if settings.stateless else ""
-    auth = "bearer auth" if settings.has_auth else "no auth"
-    stderr_line(f"serving {host.tool_count} tools at http://{where}:{settings.port}/mcp ({auth}{mode})")
-    if not settings.loopback and not settings.allowed_hosts:
+    app = build_app(host, http)
+    where = f"[{http.host}]" if ":" in http.host else http.host
+    mode = ", stateless" if http.stateless else ""
+    auth = "bearer auth" if http.has_auth else "no auth"
+    stderr_line(f"serving {host.tool_count} tools at http://{where}:{http.port}/mcp ({auth}{mode})")
+    if not http.loopback and not http.allowed_hosts:
         stderr_line("the Host header is not checked on a non-loopback address; --allowed-host NAME checks it")
     import uvicorn
 
     try:
         uvicorn.run(
             app,
-            host=settings.host,
-            port=settings.port,
+            host=http.host,
+            port=http.port,
             log_level="warning",
             lifespan="on",
             timeout_graceful_shutdown=2,
@@ -336,9 +354,9 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _packs(args: argparse.Namespace) -> int:
+def _packs(args: argparse.Namespace, selection: PackSelection) -> int:
     with contextlib.redirect_stdout(sys.stderr):
-        packs = load_packs(enable=args.enable, disable=args.disable, log=lambda _m: None)
+        packs = load_packs(selection, log=lambda _m: None)
     records = [p for p in packs.packs if not p.builtin]
     if args.json:
         print(json.dumps({"packs": [p.to_dict() for p in records]}, ensure_ascii=False, indent=2))
@@ -383,13 +401,13 @@ async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tupl
     return bool(result.is_error), text
 
 
-def _call(args: argparse.Namespace) -> int:
+def _call(args: argparse.Namespace, settings: CommandSettings) -> int:
     try:
         arguments = parse_call_arguments(args.arguments)
     except ValueError as exc:
         stderr_line(str(exc))
         return 2
-    host = _create_host(args)
+    host = _create_host(settings)
     is_error, text = asyncio.run(_call_async(host.server, args.tool, arguments))
     try:
         print(text)
@@ -433,16 +451,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
     _log_to_stderr()
     parser = make_parser()
-    args = parser.parse_args(argv)
+    # Known arguments only, so that a command which is not installed is reported as such whatever
+    # arguments follow it; otherwise as strict as parse_args.
+    args, unknown = parser.parse_known_args(argv)
+    missing = getattr(args, "missing_command", None)
+    if missing is not None:
+        name, distribution = missing
+        stderr_line(
+            f"`rhwp-mcp {name}` comes with the {distribution} distribution, which is not installed: "
+            f"pip install {distribution} (or run: uvx {distribution} {name} ...)"
+        )
+        return 2
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     command = args.command or "serve"
+    run_command: Callable[[argparse.Namespace], int] | None = getattr(args, "run_command", None)
     try:
+        if run_command is not None:
+            return run_command(args)
+        settings = command_settings(args)
         if command == "packs":
-            return _packs(args)
+            return _packs(args, settings.packs)
         if command == "call":
-            return _call(args)
-        if command == "setup":
-            return setup_clients.run(args)
-        return _serve(args)
+            return _call(args, settings)
+        return _serve(settings)
     except ValueError as exc:  # bad settings: a --root that is no directory, a bad cap
         stderr_line(str(exc))
         return 2

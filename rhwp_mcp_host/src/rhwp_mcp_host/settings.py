@@ -2,20 +2,34 @@
 
 Every flag of ``rhwp-mcp`` that a service needs has an ``RHWP_MCP_*`` variable, so the ASGI app
 (``rhwp_mcp_host.asgi:app``, which has no command line) is configured exactly like the command.
-A flag given on the command line wins over its variable.
+A flag given on the command line wins over its variable, which wins over the default.
+
+This is the one module of the server that reads the process's environment: the command, the
+ASGI app and :func:`~rhwp_mcp_host.create_host` all turn flags and variables into a
+:class:`HostSettings` here, and the pack loader and the server only take values from it.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .contract import MiB, SourceSettings
+from .plugin.contract import MiB, SourceSettings, default_max_calls
+from .plugin.paging import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_IMAGE_CHARS,
+    ENV_MAX_CHARS,
+    ENV_MAX_IMAGE_CHARS,
+    parse_max_chars,
+)
 
 ENV_ROOT = "RHWP_MCP_ROOT"
+ENV_ENABLE = "RHWP_MCP_ENABLE"
+ENV_DISABLE = "RHWP_MCP_DISABLE"
+ENV_TRACE = "RHWP_MCP_TRACE"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
@@ -76,6 +90,102 @@ def roots_from_env(env: Mapping[str, str]) -> list[str]:
     return [part for part in env.get(ENV_ROOT, "").split(os.pathsep) if part.strip()]
 
 
+def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A snapshot of ``env``, or of this process's environment when None: where the server reads it."""
+    return dict(os.environ if env is None else env)
+
+
+def split_names(values: Iterable[str] | str | None) -> list[str]:
+    """``["a,b", "c"]`` or ``"a, b"`` -> ``["a", "b", "c"]`` (flags may repeat or hold comma lists)."""
+    if values is None:
+        return []
+    if isinstance(values, str):
+        values = [values]
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def parse_trace(env: Mapping[str, str]) -> bool:
+    """RHWP_MCP_TRACE: on for 1/true/yes/on; any other value is off (a debugging switch never stops the server)."""
+    return env.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+@dataclass(frozen=True)
+class PackSelection:
+    """Which packs load: the names of the variables first, then those of the flags."""
+
+    enable: tuple[str, ...] = ()
+    """With any name here, only these packs load."""
+    disable: tuple[str, ...] = ()
+    """These packs do not load (disable wins over enable)."""
+    trace: bool = False
+    """RHWP_MCP_TRACE: the loader and the calls say what they do on stderr."""
+
+
+def pack_selection(
+    env: Mapping[str, str], *, enable: Iterable[str] | str | None = None, disable: Iterable[str] | str | None = None
+) -> PackSelection:
+    """``enable``/``disable`` (flags, repeatable or comma lists) add to RHWP_MCP_ENABLE/RHWP_MCP_DISABLE."""
+    return PackSelection(
+        enable=tuple(split_names(env.get(ENV_ENABLE)) + split_names(enable)),
+        disable=tuple(split_names(env.get(ENV_DISABLE)) + split_names(disable)),
+        trace=parse_trace(env),
+    )
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """Everything the server is built from: what ``create_host`` was given over the ``RHWP_MCP_*`` variables."""
+
+    roots: tuple[str | os.PathLike[str], ...] = ()
+    """--root: the directories path arguments must resolve into (resolved by the server); none = any."""
+    packs: PackSelection = field(default_factory=PackSelection)
+    max_chars: int = DEFAULT_MAX_CHARS
+    """The cap on the characters of any one response."""
+    max_image_chars: int = DEFAULT_MAX_IMAGE_CHARS
+    """The cap on the base64 characters of a response's pictures (never below ``max_chars``)."""
+    max_calls: int = field(default_factory=default_max_calls)
+    """Tool calls run at once; more wait for a slot."""
+    sources: SourceSettings = field(default_factory=SourceSettings)
+    env: Mapping[str, str] = field(default_factory=dict)
+    """The environment the server started with (a snapshot), handed to packs in ``HostConfig.env``."""
+
+
+def host_settings(
+    env: Mapping[str, str] | None = None,
+    *,
+    roots: Iterable[str | os.PathLike[str]] | None = None,
+    enable: Iterable[str] | str | None = None,
+    disable: Iterable[str] | str | None = None,
+    max_chars: int | str | None = None,
+    max_image_chars: int | None = None,
+    max_calls: int | str | None = None,
+    sources: SourceSettings | None = None,
+) -> HostSettings:
+    """The server's settings: each value given (a flag) over its variable in ``env`` (default: this
+    process's environment) over its default. ``roots=None`` takes RHWP_MCP_ROOT; ``sources=None``
+    takes the document-source variables. Raises ValueError for a bad value, naming the flag or
+    variable it came from."""
+    env = environment(env)
+    if max_chars is None and env.get(ENV_MAX_CHARS):
+        max_chars = parse_max_chars(env[ENV_MAX_CHARS])
+    cap = DEFAULT_MAX_CHARS if max_chars is None else parse_max_chars(max_chars)
+    if max_image_chars is None and env.get(ENV_MAX_IMAGE_CHARS):
+        max_image_chars = parse_max_chars(env[ENV_MAX_IMAGE_CHARS])
+    image_cap = max(cap, DEFAULT_MAX_IMAGE_CHARS if max_image_chars is None else max_image_chars)
+    if max_calls is None and env.get(ENV_MAX_CALLS, "").strip():
+        max_calls = parse_max_calls(ENV_MAX_CALLS, env[ENV_MAX_CALLS])
+    calls = default_max_calls() if max_calls is None else parse_max_calls("--max-calls", max_calls)
+    return HostSettings(
+        roots=tuple(roots_from_env(env) if roots is None else roots),
+        packs=pack_selection(env, enable=enable, disable=disable),
+        max_chars=cap,
+        max_image_chars=image_cap,
+        max_calls=calls,
+        sources=source_settings(env) if sources is None else sources,
+        env=env,
+    )
+
+
 # field of SourceSettings -> (variable, parser); the flag is --field-with-dashes (megabytes as -mb).
 SOURCE_VARIABLES: dict[str, tuple[str, Callable[[str, str], Any]]] = {
     "fetch": ("RHWP_MCP_FETCH", parse_bool),
@@ -92,7 +202,7 @@ SOURCE_VARIABLES: dict[str, tuple[str, Callable[[str, str], Any]]] = {
 
 @dataclass(frozen=True)
 class HttpSettings:
-    """How the HTTP transport is exposed (DESIGN §6)."""
+    """How the HTTP transport is exposed: address, sessions, the Host and Origin checks, authentication."""
 
     host: str = "127.0.0.1"
     port: int = 8000
@@ -170,13 +280,62 @@ def http_settings(env: Mapping[str, str], *, auth_token_file: str | None = None,
     return HttpSettings(**values)
 
 
+@dataclass(frozen=True)
+class CommandSettings:
+    """What one run of ``rhwp-mcp`` needs, from its flags over the environment, read once."""
+
+    packs: PackSelection
+    host: HostSettings | None = None
+    """To build the server (``serve``, ``call``); None for ``packs``, which only lists them."""
+    http: HttpSettings | None = None
+    """To serve over HTTP (``serve --transport streamable-http``)."""
+
+
+def command_settings(args: Any, env: Mapping[str, str] | None = None) -> CommandSettings:
+    """The settings of the command parsed into ``args`` (an argparse namespace; a flag not given is
+    None) over the variables of ``env`` (default: this process's environment). Only what the
+    command uses is read, so a bad variable stops only the commands that use it."""
+    env = environment(env)
+    command = getattr(args, "command", None) or "serve"
+    packs = pack_selection(env, enable=args.enable, disable=args.disable)
+    if command == "packs":
+        return CommandSettings(packs=packs)
+    http = None
+    if command == "serve" and args.transport != "stdio":
+        flags = {name: getattr(args, name, None) for name in HTTP_VARIABLES if name != "auth_token"}
+        http = http_settings(
+            env, auth_token_file=getattr(args, "auth_token_file", None), host=args.host, port=args.port, **flags
+        )
+    host = host_settings(
+        env,
+        roots=args.root or None,
+        enable=args.enable,
+        disable=args.disable,
+        max_chars=args.max_chars,
+        max_image_chars=args.max_image_chars,
+        max_calls=args.max_calls,
+        sources=source_settings(env, **{name: getattr(args, name, None) for name in SOURCE_VARIABLES}),
+    )
+    return CommandSettings(packs=packs, host=host, http=http)
+
+
 __all__ = [
     "ENV_AUTH_TOKEN_FILE",
+    "ENV_DISABLE",
+    "ENV_ENABLE",
     "ENV_ROOT",
+    "ENV_TRACE",
     "HTTP_VARIABLES",
     "SOURCE_VARIABLES",
+    "CommandSettings",
+    "HostSettings",
     "HttpSettings",
+    "PackSelection",
+    "command_settings",
+    "environment",
+    "host_settings",
     "http_settings",
+    "pack_selection",
     "roots_from_env",
     "source_settings",
 ]

@@ -34,7 +34,7 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from types import TracebackType
 from typing import Any
 
-from .server import Host, create_host
+from .server.host import Host, create_host
 
 
 def _pack_name(obj: Any) -> str:

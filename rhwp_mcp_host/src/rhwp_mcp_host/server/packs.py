@@ -4,28 +4,27 @@ pluggy's own ``load_setuptools_entrypoints`` stops at the first broken pack; her
 point is imported, registered, checked (``check_pending`` catches misspelt hook names) and asked
 for its tools on its own, and whatever fails is recorded with the reason and a fix. The server
 then starts with the rest. Built-ins (the path policy, tracing) go through the same door.
+
+This module alone decides a pack's fate (loaded, disabled or failed): the server hands it what it
+needs to serve a tool (``build_tool``) and the settings, and serves what it is given.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import pluggy
 
-from . import hookspecs
-from .contract import HostConfig
+from ..plugin import hookspecs
+from ..plugin.contract import HostConfig
+from ..plugin.hookspecs import ENTRY_POINT_GROUP
+from ..settings import ENV_DISABLE, ENV_ENABLE, PackSelection
 from .registry import ResourceSpec, ToolSpec, build_resource_spec, build_spec
-
-ENTRY_POINT_GROUP = "rhwp.mcp_tools"
-ENV_ENABLE = "RHWP_MCP_ENABLE"
-ENV_DISABLE = "RHWP_MCP_DISABLE"
-ENV_TRACE = "RHWP_MCP_TRACE"
 
 Status = Literal["loaded", "failed", "disabled"]
 
@@ -70,21 +69,13 @@ def stderr_line(message: str) -> None:
     print(f"rhwp-mcp: {message}", file=sys.stderr, flush=True)
 
 
-def split_names(values: Iterable[str] | str | None) -> list[str]:
-    """``["a,b", "c"]`` or ``"a, b"`` -> ``["a", "b", "c"]`` (flags may repeat or hold comma lists)."""
-    if values is None:
-        return []
-    if isinstance(values, str):
-        values = [values]
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _entry_points() -> list[Any]:
+def installed_entry_points(group: str = ENTRY_POINT_GROUP) -> list[Any]:
+    """The installed entry points of ``group`` (default: the packs'), in name order."""
     try:
         import importlib_metadata as metadata
     except ImportError:  # the dependency is declared; the stdlib fallback is for embedders
         from importlib import metadata  # type: ignore[no-redef]
-    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (ep.name, ep.value))
+    return sorted(metadata.entry_points(group=group), key=lambda ep: (ep.name, ep.value))
 
 
 def _dist_of(ep: Any) -> tuple[str | None, str | None]:
@@ -112,6 +103,8 @@ class PackSet:
     trace: bool = False
     resources: dict[str, ResourceSpec] = field(default_factory=dict)
     log: Callable[[str], None] = stderr_line
+    served: dict[str, Any] = field(default_factory=dict)
+    """What ``build_tool`` made of each tool of a loaded pack: what the server serves."""
 
     def pack(self, name: str) -> PackRecord | None:
         return next((p for p in self.packs if p.name == name), None)
@@ -169,6 +162,7 @@ class PackSet:
         for tool in record.tools:
             if self.tools.get(tool) is not None and self.tools[tool].pack == record.name:
                 del self.tools[tool]
+                self.served.pop(tool, None)
         record.tools = []
         record.status = "failed"
         record.error = reason
@@ -200,26 +194,24 @@ def _selected(name: str, enable: Sequence[str], disable: Sequence[str]) -> bool:
 
 
 def load_packs(
+    selection: PackSelection | None = None,
     *,
-    enable: Iterable[str] | str | None = None,
-    disable: Iterable[str] | str | None = None,
     plugins: Mapping[str, Any] | None = None,
     builtins: Sequence[tuple[str, Any]] = (),
     entry_points: bool = True,
-    env: Mapping[str, str] | None = None,
     log: Callable[[str], None] = stderr_line,
+    build_tool: Callable[[ToolSpec], Any] | None = None,
 ) -> PackSet:
     """Discover, select and load packs; never raises because of a pack.
 
-    ``enable``/``disable`` add to RHWP_MCP_ENABLE/RHWP_MCP_DISABLE (comma lists): with any
-    enable name, only those packs load; disable wins over enable. ``plugins`` adds packs given
-    as objects (for embedding and tests), loaded after the entry points, in name order.
-    ``builtins`` are registered first and cannot be disabled.
+    ``selection`` (see :func:`rhwp_mcp_host.settings.pack_selection`): with any enable name, only
+    those packs load; disable wins over enable. ``plugins`` adds packs given as objects (for
+    embedding and tests), loaded after the entry points, in name order. ``builtins`` are
+    registered first and cannot be disabled. ``build_tool`` turns a pack's tool into what the
+    server serves (kept in ``PackSet.served``); a pack one of whose tools it cannot build fails.
     """
-    env = os.environ if env is None else env
-    enabled = split_names(env.get(ENV_ENABLE)) + split_names(enable)
-    disabled = split_names(env.get(ENV_DISABLE)) + split_names(disable)
-    trace = env.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on")
+    selection = selection or PackSelection()
+    enabled, disabled, trace = list(selection.enable), list(selection.disable), selection.trace
 
     pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     pm.add_hookspecs(hookspecs)
@@ -230,11 +222,11 @@ def load_packs(
         packs.packs.append(record)
         pm.register(plugin, name=name)
         pm.check_pending()
-        _register_tools(packs, record, plugin)
+        _register_tools(packs, record, plugin, build_tool)
 
     candidates: list[tuple[PackRecord, Callable[[], Any]]] = []
     if entry_points:
-        for ep in _entry_points():
+        for ep in installed_entry_points():
             dist, version = _dist_of(ep)
             candidates.append(
                 (PackRecord(name=ep.name, status="loaded", distribution=dist, version=version, value=ep.value), ep.load)
@@ -295,7 +287,7 @@ def load_packs(
                 exc,
             )
             continue
-        _register_tools(packs, record, plugin)
+        _register_tools(packs, record, plugin, build_tool)
     if not any(not p.builtin and p.status == "loaded" for p in packs.packs):
         log(
             "no tool packs loaded, so the server offers 0 tools"
@@ -304,8 +296,11 @@ def load_packs(
     return packs
 
 
-def _register_tools(packs: PackSet, record: PackRecord, plugin: Any) -> None:
-    """Ask one plugin for its tools and resources; commit them only if its hooks finish without error."""
+def _register_tools(
+    packs: PackSet, record: PackRecord, plugin: Any, build_tool: Callable[[ToolSpec], Any] | None
+) -> None:
+    """Ask one plugin for its tools and resources; commit them only if its hooks finish without
+    error and every tool it will serve can be built."""
     staged: list[ToolSpec] = []
     staged_resources: list[ResourceSpec] = []
 
@@ -341,6 +336,18 @@ def _register_tools(packs: PackSet, record: PackRecord, plugin: Any) -> None:
     if packs.trace:
         ms = (time.perf_counter() - started) * 1000
         packs.log(f"trace: rhwp_mcp_register_tools[{record.name}] {ms:.3f} ms, {len(staged)} tools")
+    built: dict[str, Any] = {}
+    if build_tool is not None:
+        for spec in staged:
+            if spec.name in packs.tools:
+                continue  # another pack serves it (the conflict is reported below)
+            try:
+                built[spec.name] = build_tool(spec)
+            except Exception as exc:
+                if record.builtin:
+                    raise
+                packs._fail(record, plugin, str(exc), exc.__cause__ or exc)
+                return
     for spec in staged:
         owner = packs.tools.get(spec.name)
         if owner is not None:
@@ -353,6 +360,8 @@ def _register_tools(packs: PackSet, record: PackRecord, plugin: Any) -> None:
             packs.log(line + f" (disable one with --disable {record.name} or --disable {owner.pack})")
             continue
         packs.tools[spec.name] = spec
+        if spec.name in built:
+            packs.served[spec.name] = built[spec.name]
         record.tools.append(spec.name)
     for resource in staged_resources:
         holder = packs.resources.get(resource.uri)

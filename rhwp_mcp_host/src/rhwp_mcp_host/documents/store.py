@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import FILE_NOT_FOUND, INVALID_INPUT, TOO_LARGE, ToolFailure
+from ..plugin.errors import FILE_NOT_FOUND, INVALID_INPUT, TOO_LARGE, ToolFailure
 
 HANDLE_PREFIX = "doc:"
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")

@@ -8,6 +8,8 @@ import pluggy
 from .contract import CallOutcome, Deny, HostConfig, Register, RegisterResource, ToolCall
 
 PROJECT_NAME = "rhwp_mcp"
+# The entry-point group a pack declares itself in: how the host finds it without importing it by name.
+ENTRY_POINT_GROUP = "rhwp.mcp_tools"
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 

@@ -1,4 +1,4 @@
-"""The error vocabulary every tool speaks (DESIGN §4) and the exception packs raise to use it.
+"""The error vocabulary every tool speaks and the exception packs raise to use it.
 
 A failed call reaches the client as an ``isError`` result whose text is
 ``{"error": CODE, "message": ..., "suggestion": ...}``. Packs either raise :class:`ToolFailure`
@@ -71,7 +71,8 @@ def _quoted(exc: BaseException) -> str:
 
 
 def error_from_exception(exc: BaseException, *, tool: str, pack: str | None = None) -> dict[str, str]:
-    """Map an exception raised by a tool body to the DESIGN §4 error object.
+    """Map an exception raised by a tool body to the error object every tool speaks
+    (``{"error": CODE, "message": ..., "suggestion": ...}``).
 
     Argument-validation failures are handled before this (they need the tool's schema); see
     :func:`invalid_input_from_validation`.

@@ -2,7 +2,7 @@
 
 Every tool call passes through :class:`HostMiddleware`, the one place that runs the call hooks,
 sets the response cap, enforces it, and turns any failure (a deny, a bad argument, an exception
-from the tool) into the DESIGN §4 error result.
+from the tool) into the one error result every tool speaks: ``{"error": CODE, "message": ..., "suggestion": ...}``.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ from fastmcp.tools.base import ToolResult
 # Imported from where fastmcp itself imports it: mcp.types on 3.x, mcp_types on 4.x.
 from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
 
-from . import __version__, paging, passwords, progress
-from .contract import (
+from .._version import __version__
+from ..documents.store import HANDLE_PREFIX, DocumentStore, default_store_dir
+from ..plugin import paging, passwords, progress
+from ..plugin.contract import (
     PATH_DESCRIPTION,
     CallOutcome,
     Deny,
@@ -40,10 +42,9 @@ from .contract import (
     SourceSettings,
     ToolCall,
     _shown_as,
-    default_max_calls,
     source_scheme,
 )
-from .errors import (
+from ..plugin.errors import (
     INTERNAL_ERROR,
     INVALID_INPUT,
     TOO_LARGE,
@@ -53,12 +54,11 @@ from .errors import (
     error_text,
     invalid_input_from_validation,
 )
-from .packs import ENV_TRACE, PackSet, load_packs, stderr_line
-from .passwords import add_password_parameter, take_password
+from ..plugin.passwords import add_password_parameter, take_password
+from ..settings import HostSettings, host_settings
+from .packs import PackSet, load_packs, stderr_line
 from .policy import builtin_plugins, resolve_roots
-from .registry import ResourceSpec
-from .settings import ENV_MAX_CALLS, parse_max_calls, source_settings
-from .store import HANDLE_PREFIX, DocumentStore, default_store_dir
+from .registry import ResourceSpec, ToolSpec
 
 log = logging.getLogger("rhwp_mcp_host")
 
@@ -443,7 +443,15 @@ class Host:
         return sum(len(p.tools) for p in self.packs.packs if p.status == "loaded")
 
 
-def _tool_from_spec(spec: Any) -> FunctionTool:
+def _served_tool(spec: ToolSpec) -> FunctionTool:
+    """The FastMCP tool of a pack's tool, for the loader, which fails the pack when this raises."""
+    try:
+        return _tool_from_spec(spec)
+    except Exception as exc:
+        raise ValueError(f"the parameters of {spec.name!r} cannot become a JSON Schema: {exc}") from exc
+
+
+def _tool_from_spec(spec: ToolSpec) -> FunctionTool:
     annotations = ToolAnnotations.model_validate(
         {
             "title": spec.title,
@@ -495,32 +503,35 @@ def create_host(
     sources: SourceSettings | None = None,
     max_image_chars: int | None = None,
     max_calls: int | None = None,
+    settings: HostSettings | None = None,
 ) -> Host:
     """Load the packs and build the server (not yet running). Raises ValueError for bad settings.
 
     ``stdio=True`` when the server will speak over this process's stdout: tools' prints then go to stderr.
-    ``sources`` says where documents may come from besides local files (default: from the
-    ``RHWP_MCP_*`` variables of ``env``).
+    The settings are each argument given over its ``RHWP_MCP_*`` variable in ``env`` (default: this
+    process's environment), see :func:`rhwp_mcp_host.settings.host_settings`; ``sources`` says where
+    documents may come from besides local files. ``settings`` given (the command's, read once from
+    its flags and the environment) replaces all of them.
     """
-    env = dict(os.environ if env is None else env)
-    if max_chars is None:
-        max_chars = paging.parse_max_chars(env[paging.ENV_MAX_CHARS]) if env.get(paging.ENV_MAX_CHARS) else None
-    cap = paging.DEFAULT_MAX_CHARS if max_chars is None else paging.parse_max_chars(max_chars)
-    if max_image_chars is None and env.get(paging.ENV_MAX_IMAGE_CHARS):
-        max_image_chars = paging.parse_max_chars(env[paging.ENV_MAX_IMAGE_CHARS])
-    image_cap = max(cap, paging.DEFAULT_MAX_IMAGE_CHARS if max_image_chars is None else max_image_chars)
-    if max_calls is None and env.get(ENV_MAX_CALLS, "").strip():
-        max_calls = parse_max_calls(ENV_MAX_CALLS, env[ENV_MAX_CALLS])
-    calls = default_max_calls() if max_calls is None else parse_max_calls("--max-calls", max_calls)
-    trace = env.get(ENV_TRACE, "").strip().lower() in ("1", "true", "yes", "on")
-    if sources is None:
-        sources = source_settings(env)
+    if settings is None:
+        settings = host_settings(
+            env,
+            roots=tuple(roots),
+            enable=enable,
+            disable=disable,
+            max_chars=max_chars,
+            max_image_chars=max_image_chars,
+            max_calls=max_calls,
+            sources=sources,
+        )
+    sources = settings.sources
+    trace = settings.packs.trace
     config = HostConfig(
-        roots=resolve_roots(roots),
-        max_chars=cap,
-        max_image_chars=image_cap,
-        max_calls=calls,
-        env=env,
+        roots=resolve_roots(settings.roots),
+        max_chars=settings.max_chars,
+        max_image_chars=settings.max_image_chars,
+        max_calls=settings.max_calls,
+        env=settings.env,
         trace=trace,
         sources=sources,
     )
@@ -529,12 +540,11 @@ def create_host(
     )
 
     packs = load_packs(
-        enable=enable,
-        disable=disable,
+        settings.packs,
         plugins=plugins,
         builtins=builtin_plugins(trace=trace, log=stderr_line, store=store),
         entry_points=entry_points,
-        env=env,
+        build_tool=_served_tool,
     )
     packs.configure(config)
 
@@ -545,17 +555,7 @@ def create_host(
     for record in packs.packs:
         if record.status != "loaded":
             continue
-        built: list[FunctionTool] = []
-        try:
-            for tool_name in record.tools:
-                try:
-                    built.append(_tool_from_spec(packs.tools[tool_name]))
-                except Exception as exc:
-                    raise RuntimeError(f"the parameters of {tool_name!r} cannot become a JSON Schema: {exc}") from exc
-        except RuntimeError as exc:
-            packs._fail(record, packs.pm.get_plugin(record.name), str(exc), exc.__cause__)
-            continue
-        for tool in built:
+        for tool in (packs.served[tool_name] for tool_name in record.tools):
             path_arguments = packs.tools[tool.name].path_arguments
             _describe_sources(tool, path_arguments, sources)
             if path_arguments and add_password_parameter(tool.parameters):

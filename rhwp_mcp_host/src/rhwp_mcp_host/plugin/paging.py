@@ -1,4 +1,4 @@
-"""One paging shape for every large result (DESIGN §3), and the response cap.
+"""One paging shape for every large result, and the response cap.
 
 Text tools return the text itself; when it is cut, the text ends with one line that gives the
 total and the exact next call. ``max_chars`` counts the content: the cut line comes on top of it

@@ -16,10 +16,10 @@ import time
 from collections.abc import Iterable, Iterator
 from urllib.parse import unquote_to_bytes
 
-from .contract import HostConfig, SourceSettings, ToolCall
-from .errors import INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
-from .hookspecs import hookimpl
-from .progress import checkpoint, report_progress
+from ..plugin.contract import HostConfig, SourceSettings, ToolCall
+from ..plugin.errors import INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
+from ..plugin.hookspecs import hookimpl
+from ..plugin.progress import checkpoint, report_progress
 from .store import DocumentStore
 
 _BASE64_JUNK = re.compile(rb"[\s]+")

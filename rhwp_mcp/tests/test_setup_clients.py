@@ -17,9 +17,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 import anyio
 import json5
 import pytest
-from _servers import command, cwd
-from rhwp_mcp_host.cli import make_parser
-from rhwp_mcp_host.setup_clients import (
+from rhwp_mcp.setup_clients import (
     CLIENTS,
     Layout,
     Runtime,
@@ -28,6 +26,7 @@ from rhwp_mcp_host.setup_clients import (
     find_server_command,
     run,
 )
+from rhwp_mcp_host.cli import make_parser
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -493,6 +492,19 @@ def test_command_from_uvx_cache_is_uvx(tmp_path):
 # --------------------------------------------------------------------------- end to end
 
 
+def command() -> list[str]:
+    """The installed `rhwp-mcp` script of this environment (else the host's module)."""
+    script = Path(sys.executable).with_name("rhwp-mcp")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "rhwp_mcp_host"]
+
+
+@pytest.fixture
+def subprocess_env() -> dict[str, str]:
+    """The environment of a server subprocess: this one's, serving the core pack only (the quickest to start)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RHWP_MCP_DISABLE", "RHWP_MCP_TRACE", "RHWP_MCP_MAX_CHARS")}
+    return {**env, "RHWP_MCP_ENABLE": "core"}
+
+
 @pytest.mark.e2e
 def test_installed_command_writes_a_config_whose_server_starts(tmp_path, subprocess_env):
     """The real `rhwp-mcp setup` with HOME in a temporary folder; then the written command serves."""
@@ -513,7 +525,7 @@ def test_installed_command_writes_a_config_whose_server_starts(tmp_path, subproc
         capture_output=True,
         text=True,
         env=env,
-        cwd=cwd(),
+        cwd=str(Path(__file__).parent),
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
@@ -535,4 +547,4 @@ def test_installed_command_writes_a_config_whose_server_starts(tmp_path, subproc
         return {t.name for t in listed.tools}
 
     names = anyio.run(main)
-    assert {"echo", "add"} <= names
+    assert {"parse_hwp_summary", "extract_text"} <= names

@@ -1,4 +1,4 @@
-"""The ``password`` every document-taking tool accepts (DESIGN §3), added by the host as sources are.
+"""The ``password`` every document-taking tool accepts, added by the host as document sources are.
 
 Any tool with a :data:`~rhwp_mcp_host.FilePath` parameter gets an optional ``password`` in its input
 schema without declaring it. The host takes the password out of the arguments before anything else

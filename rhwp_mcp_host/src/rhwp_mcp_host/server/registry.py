@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from .contract import PathArgument
+from ..plugin.contract import PathArgument
 
 # MCP tool names: 1-128 characters from this set (the 2025-06 spec's SHOULD, enforced here).
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .contract import CallOutcome, Deny, HostConfig, ToolCall, normalize_path
-from .errors import PERMISSION_DENIED
-from .hookspecs import hookimpl
-from .sources import DocumentSources
-from .store import DocumentStore
+from ..documents.sources import DocumentSources
+from ..documents.store import DocumentStore
+from ..plugin.contract import CallOutcome, Deny, HostConfig, ToolCall, normalize_path
+from ..plugin.errors import PERMISSION_DENIED
+from ..plugin.hookspecs import hookimpl
 
 
 def resolve_roots(roots: Iterable[str | os.PathLike[str]]) -> tuple[Path, ...]:

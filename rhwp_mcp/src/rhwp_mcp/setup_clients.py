@@ -87,7 +87,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
-from .errors import INVALID_INPUT, PERMISSION_DENIED
+from rhwp_mcp_host.plugin.errors import INVALID_INPUT, PERMISSION_DENIED
+from rhwp_mcp_host.plugin.hookspecs import ENTRY_POINT_GROUP
 
 SCRIPT_NAME = "rhwp-mcp"
 HOST_DISTRIBUTION = "rhwp-mcp-host"
@@ -287,9 +288,10 @@ def _installed(distribution: str) -> bool:
 
 
 def _pack_distributions() -> list[str]:
-    from .packs import _entry_points
+    from importlib import metadata
 
-    return sorted({ep.dist.name for ep in _entry_points() if getattr(ep, "dist", None) is not None})
+    packs = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    return sorted({ep.dist.name for ep in packs if ep.dist is not None})
 
 
 def _is_file(path: str) -> bool:

@@ -34,7 +34,8 @@ MiB = 1024 * 1024
 
 @dataclass(frozen=True)
 class SourceSettings:
-    """Where documents may come from besides local files (DESIGN §3, "Document sources")."""
+    """Where documents may come from besides local files: data: URIs and doc: handles always, URLs only
+    when the operator turns fetching on; each source has a cap on its size (and a download on its time)."""
 
     fetch: bool = False
     """--fetch: https:// URLs are downloaded (off by default: a server that fetches is a network client)."""

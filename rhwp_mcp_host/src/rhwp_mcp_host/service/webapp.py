@@ -25,10 +25,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .contract import MiB
-from .errors import INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure, error_payload
-from .server import Host
-from .settings import HttpSettings
+from ..plugin.contract import MiB
+from ..plugin.errors import INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure, error_payload
+from ..server.host import Host
+from ..settings import HttpSettings
 
 MCP_PATH = "/mcp"
 UPLOAD_PATH = "/documents"

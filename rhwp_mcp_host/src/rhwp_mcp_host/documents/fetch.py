@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import quote, urljoin, urlsplit
 
-from .errors import FILE_NOT_FOUND, INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
+from ..plugin.errors import FILE_NOT_FOUND, INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure
 
 if TYPE_CHECKING:
     import http.client
