@@ -7,7 +7,7 @@ Who owns what:
   code with its default suggestion and the ``rhwp_core`` exception class that carries it
   (unsupported_format, password_required, corrupt_document, too_large, invalid_input,
   file_not_found, permission_denied).
-- The host owns the list every tool speaks, ``rhwp_mcp_host.errors.ErrorCode`` (a ``Literal``;
+- The host owns the list every tool speaks, ``rhwp_mcp_host.plugin.errors.ErrorCode`` (a ``Literal``;
   ``ERROR_CODES`` is derived from it), and the one code only it gives: ``internal_error``, an
   exception that carries no code of its own, which is a bug. The host is domain-agnostic and never
   imports ``rhwp_core``, so it cannot read the table: it names the codes itself, because it also
@@ -23,9 +23,10 @@ from __future__ import annotations
 
 from typing import get_args
 
+from rhwp_mcp_host.plugin import errors as host_errors
+
 import rhwp_mcp_host
 from rhwp_core import _native
-from rhwp_mcp_host import errors as host_errors
 
 HOST_ONLY = {"internal_error"}
 
