@@ -6,7 +6,7 @@
 //! Any outcome but a panic is fine.
 
 use crate::model::{Document, Format};
-use crate::{hwp5, hwpx, summary, text, views, Options};
+use crate::{hwp5, hwpx, owpml, summary, text, views, Options};
 
 fn exercise(doc: &Document) {
     let _ = text::document_text(doc, true);
@@ -56,8 +56,8 @@ pub fn hwp5_records(data: &[u8], options: &Options) {
 }
 
 /// One HWPX section part without the zip, read with `header` and no bin data.
-fn hwpx_section_with(data: &[u8], options: &Options, header: &hwpx::header::Header) {
-    use hwpx::section;
+fn hwpx_section_with(data: &[u8], options: &Options, header: &owpml::header::Header) {
+    use owpml::section;
     let bins = std::collections::HashMap::new();
     let charts = std::collections::HashMap::new();
     let input = section::SectionInput {
@@ -79,7 +79,7 @@ fn hwpx_section_with(data: &[u8], options: &Options, header: &hwpx::header::Head
 
 /// One HWPX section part with an empty header (target `hwpx_section`).
 pub fn hwpx_section(data: &[u8], options: &Options) {
-    hwpx_section_with(data, options, &hwpx::header::Header::default());
+    hwpx_section_with(data, options, &owpml::header::Header::default());
 }
 
 /// header.xml and a section together (target `hwpx_parts`): a little-endian u32 length of the
@@ -90,7 +90,7 @@ pub fn hwpx_parts(data: &[u8], options: &Options) {
     };
     let (head, section) =
         rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
-    let header = hwpx::header::parse(head, &options.limits).unwrap_or_default();
+    let header = owpml::header::parse(head, &options.limits).unwrap_or_default();
     // Every entry, not only those the section refers to (entries are read on demand).
     for id in 0..64 {
         let _ = header.char_style(Some(id));
@@ -143,7 +143,7 @@ pub fn decrypt(data: &[u8], options: &Options) {
             let mut d = hwp5::encryption::Decryptor::new(&password);
             if let Ok(plain) = d.decrypt(rest) {
                 let _ = hwp5::encryption::looks_like_doc_info(&plain);
-                let _ = hwp5::container::inflate(&plain, max);
+                let _ = crate::common::inflate::inflate(&plain, max);
             }
         }
         2 => {

@@ -11,9 +11,9 @@
 
 pub mod bin_data;
 pub mod chart;
+pub mod common;
 pub mod deferred;
 pub mod error;
-pub mod field;
 pub mod fuzzing;
 pub mod hwp3;
 pub mod hwp5;
@@ -22,6 +22,7 @@ pub mod hwpx;
 pub mod limits;
 pub mod model;
 pub mod numbering;
+pub mod owpml;
 pub mod password;
 pub mod summary;
 pub mod text;

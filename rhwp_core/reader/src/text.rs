@@ -30,7 +30,7 @@ use std::collections::HashSet;
 /// the marker as the list's own (see the views). An empty paragraph shows nothing, and a blank
 /// marker adds nothing.
 pub fn marker_prefix(p: &Paragraph) -> Option<&str> {
-    let marker = crate::views::chars::strip(&p.list.as_ref()?.marker);
+    let marker = crate::common::chars::strip(&p.list.as_ref()?.marker);
     (!marker.is_empty() && !p.text.is_empty()).then_some(marker)
 }
 

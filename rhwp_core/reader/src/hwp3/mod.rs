@@ -89,10 +89,10 @@ fn read_impl(
         inflated = encryption::decrypt_body(stored, password, max)?;
         &inflated
     } else if compressed {
-        inflated = match crate::hwp5::container::inflate(stored, max) {
+        inflated = match crate::common::inflate::inflate(stored, max) {
             Ok(v) => v,
             Err(e) if e.code == ErrorCode::CorruptDocument && !options.strict => {
-                let part = crate::hwp5::container::inflate_prefix(stored, max as usize);
+                let part = crate::common::inflate::inflate_prefix(stored, max as usize);
                 doc.warnings.push(format!(
                     "the compressed body is damaged; read what precedes the damage ({})",
                     e.message
@@ -227,7 +227,7 @@ fn summary(raw: &[u8]) -> Metadata {
         last_saved_by: None,
         created: date
             .as_deref()
-            .and_then(crate::summary::korean_date)
+            .and_then(crate::common::dates::korean_date)
             .or(date),
         modified: None,
     }

@@ -201,7 +201,7 @@ fn ole_holds_chart(container: &mut Container, path: &str, compressed: bool) -> b
     let head = if raw.get(4..12) == Some(CFB_SIGNATURE) {
         &raw[4..]
     } else if compressed {
-        prefix = container::inflate_prefix(&raw, PREFIX);
+        prefix = crate::common::inflate::inflate_prefix(&raw, PREFIX);
         prefix.get(4..).unwrap_or_default()
     } else {
         return false;

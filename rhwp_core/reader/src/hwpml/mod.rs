@@ -21,10 +21,10 @@ pub mod decode;
 pub mod index;
 
 use crate::deferred::Deferred;
-use crate::hwpx::header::{self, Header};
-use crate::hwpx::section::{BinRef, DocState, SectionInput};
-use crate::hwpx::xml::Skipped;
 use crate::model::{BinData, Document, Format};
+use crate::owpml::header::{self, Header};
+use crate::owpml::section::{BinRef, DocState, SectionInput};
+use crate::owpml::xml::Skipped;
 use crate::{Error, ErrorCode, Options, Result};
 use index::BinItem;
 use std::collections::HashMap;
@@ -108,7 +108,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
 fn bin_items(
     items: &[BinItem],
     text: &str,
-    stored: &[crate::hwpx::xml::Span],
+    stored: &[crate::owpml::xml::Span],
     out: &mut Vec<BinData>,
 ) -> HashMap<String, BinRef> {
     let sizes = bin_data::stored_sizes(text, stored);

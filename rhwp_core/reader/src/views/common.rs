@@ -1,7 +1,7 @@
 //! What the Markdown view and its HTML fragments share (`views/_common.py`): inline pieces,
 //! placed table cells, empty paragraphs, safe links and foot/endnote labels.
 
-use super::chars::{clean, first, is_alnum, is_space, last, strip, words};
+use crate::common::chars::{clean, first, is_alnum, is_space, last, strip, words};
 use crate::model::{Block, Document, NoteRef, Paragraph, Run, Table, TableCell};
 use std::collections::{HashMap, HashSet};
 
@@ -197,7 +197,7 @@ pub fn paragraph_is_empty(paragraph: &Paragraph) -> bool {
         && paragraph
             .text
             .chars()
-            .all(|c| is_space(c) || super::chars::is_forbidden(c))
+            .all(|c| is_space(c) || crate::common::chars::is_forbidden(c))
 }
 
 pub fn block_is_empty_paragraph(block: &Block) -> bool {

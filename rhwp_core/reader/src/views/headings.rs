@@ -26,7 +26,7 @@
 //! A displayed paragraph number (numbering, `Paragraph::list`) counts as the start of the line.
 //! Deterministic and linear in the number of top-level blocks.
 
-use super::chars::{is_decimal, is_space, len, lstrip, rstrip, strip};
+use crate::common::chars::{is_decimal, is_space, len, lstrip, rstrip, strip};
 use crate::model::{Block, Document, Paragraph};
 use std::collections::HashMap;
 

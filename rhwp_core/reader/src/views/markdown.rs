@@ -7,7 +7,6 @@
 //! Lengths are counted in bytes while rendering and turned into character offsets (Python
 //! string indices) once at the end, for the block starts.
 
-use super::chars::{self, clean, is_alnum, is_decimal, lstrip, rstrip, strip, words};
 use super::common::{
     block_is_empty_paragraph, inline_pieces, marked_heading, paragraph_is_empty, placed_cells,
     safe_url, NoteIndex, Piece,
@@ -16,6 +15,7 @@ use super::equation::to_latex;
 use super::headings::{heading_levels, paragraph_levels};
 use super::html_fragment::HtmlFragment;
 use super::markdown_inline::{delimited, escape, escape_line_start, md_formatted, wrap};
+use crate::common::chars::{self, clean, is_alnum, is_decimal, lstrip, rstrip, strip, words};
 use crate::model::{
     Block, Document, Equation, FormControl, Paragraph, Picture, Shape, Table, TableCell, Unknown,
 };

@@ -3,8 +3,8 @@
 //! literally, and formatting written as `**`/`*`/`~~` where CommonMark's flanking rules let the
 //! delimiters open and close, else as HTML tags.
 
-use super::chars::{self, clean, is_decimal, is_punct_or_symbol, is_space};
 use super::common::{safe_url, Format};
+use crate::common::chars::{self, clean, is_decimal, is_punct_or_symbol, is_space};
 
 /// `_escape`: the text cleaned, with what could open Markdown syntax backslashed (`&` only
 /// before an entity name). Every such character is ASCII, so the text is copied in stretches

@@ -2,10 +2,9 @@
 //! delimiters in `markdown_inline`) and HTML (`html`), whose blocks are written by the renderer
 //! of the HTML fragments Markdown uses for complex tables (`html_fragment`); equation scripts as
 //! LaTeX (`equation`), headings found by chapter number (`headings`), what they share
-//! (`common`) and Python's string rules (`chars`, over `unicode_tables`). They reproduce
+//! (`common`); Python's string rules are `crate::common::chars`. They reproduce
 //! `rhwp_core.views` byte for byte.
 
-pub(crate) mod chars;
 mod common;
 mod equation;
 mod headings;
@@ -13,9 +12,6 @@ mod html;
 mod html_fragment;
 mod markdown;
 mod markdown_inline;
-// Generated data, kept in the generator's compact layout.
-#[rustfmt::skip]
-mod unicode_tables;
 
 pub use equation::to_latex;
 pub use headings::{heading_levels, outline_headings, HeadingAt};

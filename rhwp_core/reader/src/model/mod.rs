@@ -8,6 +8,8 @@
 //!
 //! Units: lengths are HWPUNIT (1/7200 inch), as both formats store them.
 
+pub mod field;
+
 use crate::deferred::Deferred;
 use serde::Serialize;
 
@@ -422,7 +424,7 @@ impl Document {
         self.for_each_block_mut(&mut |block| {
             if let Block::Paragraph(p) = block {
                 if !p.fields.is_empty() {
-                    crate::field::show_empty_fields(p);
+                    field::show_empty_fields(p);
                 }
                 if p.runs.iter().all(Run::is_plain) {
                     p.runs = Vec::new();

@@ -6,10 +6,10 @@
 use super::fields::is_deleted;
 use super::pages::set_page;
 use super::{Frame, ParaBuilder, Parser};
-use crate::hwpx::header::{CharStyle, HeadingKind};
-use crate::hwpx::xml::{attr_u32, attrs, Tag};
 use crate::model::{Block, ListMarker, Paragraph, Provenance, Run};
 use crate::numbering::{bullet_char, expand_template, write_number, NumberStyle};
+use crate::owpml::header::{CharStyle, HeadingKind};
+use crate::owpml::xml::{attr_u32, attrs, Tag};
 
 impl Parser<'_> {
     #[inline]

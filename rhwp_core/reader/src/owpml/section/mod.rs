@@ -181,7 +181,7 @@ struct Parser<'a> {
     columns: u32,
     first_para_in_section: bool,
     /// The lines of each open table cell, innermost last.
-    cell_lines: Vec<crate::hwp5::body::CellLines>,
+    cell_lines: Vec<crate::common::lines::CellLines>,
 }
 
 pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
@@ -224,7 +224,7 @@ fn outline_numbering(text: &[u8]) -> Option<u32> {
 /// A section built from elements another walk hands over one by one, in OWPML's vocabulary:
 /// HWPML's body is OWPML's ancestor, element for element (`P`/`p`, `TEXT`/`run`, `CHAR`/`t`,
 /// `TABLE`/`tbl`...), so its reader renames what it reads and lets this parser build the model
-/// (`crate::hwpml::body`) rather than keeping a second copy of every mapping.
+/// (HWPML's body reader) rather than keeping a second copy of every mapping.
 pub struct SectionBuilder<'a> {
     parser: Parser<'a>,
 }
