@@ -4,8 +4,9 @@
 //!
 //! Each format reads its own: `hwp5::bin_data` (compound-file streams), `hwpx::bin_data` (zip
 //! entries), `hwp3::bin_data` (the extra blocks after the paragraph list) and
-//! `hwpml::bin_data` (base64 `BINDATA` elements); this module says which, by the sniffed
-//! format, and holds what they share (`Lookup`, `media_type`).
+//! `hwpml::bin_data` (base64 `BINDATA` elements); the table of formats (`crate::formats`) says
+//! which, by the sniffed format, and `common::bin_data` holds what they share (`Lookup`,
+//! `media_type`).
 //!
 //! Every size is bounded by `Options::limits` (the same per-stream, total and ratio bounds as
 //! the document's own streams); a name the document does not hold is not an error of the
@@ -13,12 +14,13 @@
 //! picture the author linked instead of embedding (`Lookup::Linked`).
 
 pub use crate::common::bin_data::{media_type, Lookup};
-use crate::{sniff, Error, ErrorCode, Options, Result, Sniffed};
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::Options;
 
 /// The item named `name` of the document in `bytes`. Errors are the document's (not an HWP
 /// document, damaged container, limits exceeded); a reader bug becomes an error, never a panic.
 pub fn read_bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    match std::panic::catch_unwind(|| lookup(bytes, name, options)) {
+    match std::panic::catch_unwind(|| crate::formats::bin_data(bytes, name, options)) {
         Ok(result) => result,
         Err(_) => Err(Error {
             code: ErrorCode::CorruptDocument,
@@ -41,22 +43,6 @@ fn shown(name: &str) -> String {
         let mut cut: String = name.chars().take(MAX).collect();
         cut.push('…');
         cut
-    }
-}
-
-fn lookup(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    match sniff(bytes) {
-        Sniffed::CompoundFile => crate::hwp5::bin_data::item(bytes, name, options),
-        Sniffed::Zip => crate::hwpx::bin_data::item(bytes, name, options),
-        Sniffed::Hwp3 if bytes.starts_with(crate::hwp3::SIGNATURE) => {
-            crate::hwp3::bin_data::item(bytes, name, options)
-        }
-        Sniffed::Hwpml => crate::hwpml::bin_data::item(bytes, name, options),
-        // Not a document we read: the reader says why (it refuses these from the signature alone).
-        _ => match crate::read(bytes, options) {
-            Err(e) => Err(e),
-            Ok(_) => Ok(Lookup::Unknown { stored: Vec::new() }),
-        },
     }
 }
 

@@ -99,12 +99,7 @@ pub fn summarize(doc: &Document) -> Summary {
     }
     let furniture = |k: &str| doc.furniture.iter().filter(|f| f.kind == k).count() as u64;
     Summary {
-        format: match doc.format {
-            crate::model::Format::Hwp => "hwp",
-            crate::model::Format::Hwpx => "hwpx",
-            crate::model::Format::Hwp3 => "hwp3",
-            crate::model::Format::Hwpml => "hwpml",
-        },
+        format: crate::formats::name(doc.format),
         version: doc.version.get().to_string(),
         schema_version: doc.schema_version,
         sections: doc.sections.len() as u64,

@@ -354,7 +354,7 @@ fn mutated_decryption_inputs_do_not_panic() {
                 }
             }
             let outcome = std::panic::catch_unwind(|| {
-                rhwp_reader::fuzzing::decrypt(&input, &options);
+                rhwp_reader::fuzzing::run("decrypt", &input, &options);
             });
             assert!(outcome.is_ok(), "panic on a mutated decryption input");
         }

@@ -14,6 +14,8 @@ pub mod bin_data;
 pub mod body;
 pub mod charset;
 pub mod encryption;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzz;
 
 use crate::deferred::Deferred;
 use crate::model::{BinData, Block, Format, Metadata, PageDefinition, Section, Style};
@@ -295,6 +297,44 @@ fn link_pictures(blocks: &mut [Block], bin: &[BinData]) {
             }
         }
     });
+}
+
+/// HWP 3.x's entry in the table of formats (`crate::formats`).
+pub struct Hwp3;
+
+impl crate::common::format::Format for Hwp3 {
+    fn name(&self) -> &'static str {
+        "hwp3"
+    }
+    fn model(&self) -> Format {
+        Format::Hwp3
+    }
+    fn sniffed(&self) -> crate::common::format::Sniffed {
+        crate::common::format::Sniffed::Hwp3
+    }
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        bytes.starts_with(b"HWP Document File")
+    }
+    fn read(&self, bytes: &[u8], options: &Options) -> Result<Document> {
+        read(bytes, options)
+    }
+    fn bin_data(
+        &self,
+        bytes: &[u8],
+        name: &str,
+        options: &Options,
+    ) -> Result<crate::common::bin_data::Lookup> {
+        // "HWP Document File V1/V2" sniffs as 3.x but is refused by the reader: say why.
+        if !bytes.starts_with(SIGNATURE) {
+            return read(bytes, options)
+                .map(|_| crate::common::bin_data::Lookup::Unknown { stored: Vec::new() });
+        }
+        bin_data::item(bytes, name, options)
+    }
+    #[cfg(any(test, feature = "fuzzing"))]
+    fn fuzz_layers(&self) -> &'static [crate::common::format::FuzzLayer] {
+        fuzz::LAYERS
+    }
 }
 
 #[cfg(test)]

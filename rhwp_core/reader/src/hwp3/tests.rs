@@ -267,7 +267,7 @@ fn inflated_body_mutations_never_panic() {
     for i in (0..body.len()).step_by(31) {
         let mut b = body.clone();
         b[i] ^= 0xA5;
-        crate::fuzzing::hwp3_body(&b, &Options::default());
+        crate::fuzzing::run("hwp3_body", &b, &Options::default());
     }
 }
 

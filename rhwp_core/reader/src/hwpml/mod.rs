@@ -18,6 +18,8 @@
 pub mod bin_data;
 mod body;
 pub mod decode;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzz;
 pub mod index;
 
 use crate::deferred::Deferred;
@@ -155,4 +157,39 @@ fn bin_items(
         refs.insert(id.to_string(), BinRef { id, name });
     }
     refs
+}
+
+/// HWPML's entry in the table of formats (`crate::formats`).
+pub struct Hwpml;
+
+impl crate::common::format::Format for Hwpml {
+    fn name(&self) -> &'static str {
+        "hwpml"
+    }
+    fn model(&self) -> Format {
+        Format::Hwpml
+    }
+    fn sniffed(&self) -> crate::common::format::Sniffed {
+        crate::common::format::Sniffed::Hwpml
+    }
+    fn sniff(&self, bytes: &[u8]) -> bool {
+        // The root element follows the XML declaration and perhaps a DOCTYPE; UTF-16 is
+        // decoded for the look.
+        decode::head_text(bytes, 4096).contains("<HWPML")
+    }
+    fn read(&self, bytes: &[u8], options: &Options) -> Result<Document> {
+        read(bytes, options)
+    }
+    fn bin_data(
+        &self,
+        bytes: &[u8],
+        name: &str,
+        options: &Options,
+    ) -> Result<crate::common::bin_data::Lookup> {
+        bin_data::item(bytes, name, options)
+    }
+    #[cfg(any(test, feature = "fuzzing"))]
+    fn fuzz_layers(&self) -> &'static [crate::common::format::FuzzLayer] {
+        fuzz::LAYERS
+    }
 }
