@@ -24,6 +24,7 @@ pub mod hwpx;
 pub mod limits;
 pub mod model;
 pub mod numbering;
+pub mod outline;
 pub mod owpml;
 pub mod password;
 pub mod summary;

@@ -12,13 +12,13 @@ use super::common::{
     safe_url, NoteIndex, Piece,
 };
 use super::equation::to_latex;
-use super::headings::{heading_levels, paragraph_levels};
 use super::html_fragment::HtmlFragment;
 use super::markdown_inline::{delimited, escape, escape_line_start, md_formatted, wrap};
 use crate::common::chars::{self, clean, is_alnum, is_decimal, lstrip, rstrip, strip, words};
 use crate::model::{
     Block, Document, Equation, FormControl, Paragraph, Picture, Shape, Table, TableCell, Unknown,
 };
+use crate::outline::{heading_levels, paragraph_levels};
 use std::collections::HashMap;
 
 fn pipe_grid_is_simple(table: &Table, placed: &[(&TableCell, u64, u64)]) -> bool {
