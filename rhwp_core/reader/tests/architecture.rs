@@ -12,6 +12,8 @@
 //! items and the files only tests compile (`tests.rs`, a `tests/` folder), because test code is
 //! not shipped and may reach anywhere to build its inputs. Code behind the `fuzzing` feature is
 //! read: the fuzz layers in the format folders are held to the rules like the rest.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -3,6 +3,8 @@
 //! /work/shared/corpus; with `CI` set, a missing corpus is a failure), the
 //! hostile files of `bad/`, and packages built here to exercise the rules of
 //! DESIGN §4 (missing sections, no content.hpf, not HWPX at all).
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::model::{Block, Document};
 use rhwp_reader::text::document_text;

@@ -2,6 +2,8 @@
 //! tests/fixtures/encrypted (password `123456`) read with their password like their
 //! unencrypted twin; without it, or with a wrong one, `password_required`, and the password
 //! appears in no message. Also HWPX packages whose part names other writers spell differently.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::text::document_text;
 use rhwp_reader::{read, read_guarded, ErrorCode, Options, Password};

@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests: where the corpus is, what code each kind of
 //! bad file must get, and how to build HWP 5.0 records by hand.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)] // each test crate uses its own subset
 
 use rhwp_reader::ErrorCode;
