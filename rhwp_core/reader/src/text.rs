@@ -1,4 +1,4 @@
-//! Plain text of a document, computed on the native model (DESIGN §3):
+//! Plain text of a document, computed on the native model: all the text it shows,
 //! the body in reading order — table cells, text boxes, captions and
 //! equation scripts included — then each distinct page header/footer once,
 //! then foot- and endnotes. Paragraphs are joined by `\n`.

@@ -1,4 +1,4 @@
-//! Password-protected documents (DESIGN §5 "Passwords"): the licence-noted fixtures in
+//! Password-protected documents (HWPX, HWP 3.x and HWP 5.0 encryption): the licence-noted fixtures in
 //! tests/fixtures/encrypted (password `123456`) read with their password like their
 //! unencrypted twin; without it, or with a wrong one, `password_required`, and the password
 //! appears in no message. Also HWPX packages whose part names other writers spell differently.

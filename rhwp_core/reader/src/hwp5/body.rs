@@ -376,7 +376,7 @@ struct Decoded {
 struct RunInProgress {
     /// Where it starts in the paragraph's text (a byte offset).
     start: usize,
-    format: super::doc_info::CharFormat,
+    format: crate::model::CharFormat,
     link: Option<String>,
     change: Option<TrackedChange>,
     /// The paragraph's character count where the tracked change in force began.
@@ -389,18 +389,13 @@ impl RunInProgress {
     /// anchors and fields past it come back to where it began.
     fn end(&mut self, d: &mut Decoded, chars: &mut u32) {
         if d.text.len() > self.start {
-            let f = &self.format;
-            d.runs.push(Run {
-                text: d.text[self.start..].to_string(),
-                bold: f.bold,
-                italic: f.italic,
-                underline: f.underline,
-                strike: f.strike,
-                superscript: f.superscript,
-                subscript: f.subscript,
-                link: self.link.clone(),
-                change: self.change.clone(),
-            });
+            let mut run = Run::formatted(
+                d.text[self.start..].to_string(),
+                self.format,
+                self.link.clone(),
+            );
+            run.change = self.change.clone();
+            d.runs.push(run);
         }
         if self.change.as_ref().is_some_and(|c| c.kind == "deleted") {
             let (at, from) = (self.start, self.deleted_from);

@@ -81,6 +81,18 @@ pub struct Provenance {
     pub page: Option<u32>,
 }
 
+/// The character formatting the model keeps: what a run carries, and what every reader takes
+/// from its format's character shapes (HWP 5.0 char shapes, OWPML `charPr`, HWP 3.x).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CharFormat {
+    pub bold: bool,
+    pub italic: bool,
+    pub underline: bool,
+    pub strike: bool,
+    pub superscript: bool,
+    pub subscript: bool,
+}
+
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Run {
     pub text: String,
@@ -375,6 +387,41 @@ impl FormControl {
 }
 
 impl Run {
+    /// A run of `text` in `format`, inside the hyperlink `link` if any, not a tracked change.
+    pub fn formatted(text: String, format: CharFormat, link: Option<String>) -> Run {
+        let CharFormat {
+            bold,
+            italic,
+            underline,
+            strike,
+            superscript,
+            subscript,
+        } = format;
+        Run {
+            text,
+            bold,
+            italic,
+            underline,
+            strike,
+            superscript,
+            subscript,
+            link,
+            change: None,
+        }
+    }
+
+    /// The run's character formatting.
+    pub fn format(&self) -> CharFormat {
+        CharFormat {
+            bold: self.bold,
+            italic: self.italic,
+            underline: self.underline,
+            strike: self.strike,
+            superscript: self.superscript,
+            subscript: self.subscript,
+        }
+    }
+
     /// A tracked deletion: its text is not in the paragraph's (final) text.
     pub fn is_deleted(&self) -> bool {
         self.change.as_ref().is_some_and(|c| c.kind == "deleted")
@@ -382,14 +429,7 @@ impl Run {
 
     /// Whether the run carries no formatting and no link (a paragraph of such runs keeps none).
     pub fn is_plain(&self) -> bool {
-        !(self.bold
-            || self.italic
-            || self.underline
-            || self.strike
-            || self.superscript
-            || self.subscript)
-            && self.link.is_none()
-            && self.change.is_none()
+        self.format() == CharFormat::default() && self.link.is_none() && self.change.is_none()
     }
 }
 

@@ -33,9 +33,10 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use super::header::{CharStyle, Header};
+use super::header::Header;
 use super::xml::{attr, walk, Flow, Step, Tag};
 use crate::limits::Limits;
+use crate::model::CharFormat;
 use crate::model::{
     Block, Field, Furniture, ListMarker, NoteRef, Provenance, Run, Section, TableCell,
     TrackedChange,
@@ -104,7 +105,7 @@ struct ParaBuilder {
     break_before: Option<String>,
     /// Blocks of the objects anchored in this paragraph, in order.
     objects: Vec<Block>,
-    char_style: CharStyle,
+    char_style: CharFormat,
     section_level: bool,
     /// Directly in a table cell: its lines say where the cell runs on to another page.
     in_cell: bool,
