@@ -1,13 +1,27 @@
-//! rhwp-reader: HWP 5.0 (binary) and HWPX (OWPML) documents into one model.
+//! rhwp-reader: HWP 5.0, HWP 3.x, HWPX and HWPML documents into one model.
 //!
-//! Layers, each depending only on those below it:
-//! - `hwp5` (compound file → records → model), `hwpx` (zip → XML → model), `hwp3`
-//!   (한글 3.x: header → raw-deflate body → paragraph lists → model) and `hwpml` (HWPML 2.x:
-//!   one XML file → the HWPX section parser → model);
-//! - `model` (the document), `text` and `summary` (views computed natively);
-//! - `error` and `limits` (shared by everything).
+//! Layers, top to bottom; each names only those below it (`tests/architecture.rs` holds the
+//! arrows: no cycle, a format named by the table alone):
+//! - the entry points: `lib.rs` (`read`, `read_guarded`, `sniff`), `bin_data` (one item of a
+//!   document's bin data) and, behind the `fuzzing` feature, `fuzzing` (the fuzz targets and
+//!   the scaling check the tests use);
+//! - the views over a document: `views` (Markdown, HTML), `summary`, and `outline` (the
+//!   headings, which the views use);
+//! - `formats`: the table of formats, the one place that names every format; `read`, `sniff`,
+//!   bin data, the summary's format names and the fuzz targets go through it;
+//! - the formats, siblings that never name one another, each in its folder implementing
+//!   `common::format::Format`: `hwp5` (compound file → records → model), `hwp3` (한글 3.x:
+//!   header → raw-deflate body → paragraph lists → model), `hwpx` (zip → OWPML parts → model)
+//!   and `hwpml` (HWPML 2.x: one XML file, translated to OWPML → model). Adding a format is a
+//!   folder and an entry in `formats::FORMATS`;
+//! - what the formats share, naming none of them: `owpml` (the OWPML header and section reader
+//!   and its XML walk, for HWPX and HWPML), `text` (the plain text of the model), `chart`,
+//!   `numbering`, `common` (the `Format` trait, inflate, table line bookkeeping, dates, Python's
+//!   string rules);
+//! - `model` (the document, its fields and character formatting), `deferred`, `limits`,
+//!   `password` and `error` at the bottom.
 //!
-//! No Python here: `cargo test` and the fuzz target drive it directly.
+//! No Python here: `cargo test` and the fuzz targets drive it directly.
 
 pub mod bin_data;
 pub mod chart;
