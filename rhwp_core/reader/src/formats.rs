@@ -1,6 +1,6 @@
 //! The table of formats: every format the reader reads, in the order their first bytes are
 //! tried. `read`, `sniff`, bin data, the summary's format names and the fuzz targets go
-//! through it; adding a format is its folder (implementing `common::format::Format`) and one
+//! through it; adding a format is its folder (stating its `common::format::Format`) and one
 //! entry here.
 
 use crate::common::bin_data::Lookup;
@@ -10,11 +10,11 @@ use crate::limits::Options;
 use crate::model::{self, Document};
 
 /// Every format, in sniffing order.
-pub static FORMATS: &[&dyn Format] = &[
-    &crate::hwp5::Hwp5,
-    &crate::hwpx::Hwpx,
-    &crate::hwp3::Hwp3,
-    &crate::hwpml::Hwpml,
+pub static FORMATS: &[&Format] = &[
+    &crate::hwp5::FORMAT,
+    &crate::hwpx::FORMAT,
+    &crate::hwp3::FORMAT,
+    &crate::hwpml::FORMAT,
 ];
 
 /// The leading bytes of the document-security wrappers Korean offices put around HWP/HWPX
@@ -27,7 +27,7 @@ const DRM_WRAPPERS: &[(&[u8], &str)] = &[
 ];
 
 /// The format whose first bytes `bytes` has, if any.
-fn sniffed_format(bytes: &[u8]) -> Option<&'static dyn Format> {
+fn sniffed_format(bytes: &[u8]) -> Option<&'static Format> {
     if bytes.is_empty()
         || DRM_WRAPPERS
             .iter()
@@ -35,7 +35,7 @@ fn sniffed_format(bytes: &[u8]) -> Option<&'static dyn Format> {
     {
         return None;
     }
-    FORMATS.iter().copied().find(|f| f.sniff(bytes))
+    FORMATS.iter().copied().find(|f| (f.sniff)(bytes))
 }
 
 /// What the first bytes say a file is.
@@ -49,13 +49,13 @@ pub fn sniff(bytes: &[u8]) -> Sniffed {
     {
         return Sniffed::Drm(product);
     }
-    sniffed_format(bytes).map_or(Sniffed::Other, |f| f.sniffed())
+    sniffed_format(bytes).map_or(Sniffed::Other, |f| f.sniffed)
 }
 
 /// Read a document from its bytes; the format is sniffed, never taken from a file name.
 pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     let mut doc = match sniffed_format(bytes) {
-        Some(format) => format.read(bytes, options),
+        Some(format) => (format.read)(bytes, options),
         None => Err(not_read(bytes)),
     }?;
     doc.drop_plain_runs();
@@ -81,7 +81,7 @@ fn not_read(bytes: &[u8]) -> Error {
 /// format claims is refused as `read` refuses it.
 pub fn bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
     match sniffed_format(bytes) {
-        Some(format) => format.bin_data(bytes, name, options),
+        Some(format) => (format.bin_data)(bytes, name, options),
         None => Err(not_read(bytes)),
     }
 }
@@ -90,8 +90,8 @@ pub fn bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
 pub fn name(format: model::Format) -> &'static str {
     FORMATS
         .iter()
-        .find(|f| f.model() == format)
-        .map_or("", |f| f.name())
+        .find(|f| f.model == format)
+        .map_or("", |f| f.name)
 }
 
 #[cfg(test)]
@@ -108,12 +108,12 @@ mod tests {
         ];
         for format in all {
             assert_eq!(
-                FORMATS.iter().filter(|f| f.model() == format).count(),
+                FORMATS.iter().filter(|f| f.model == format).count(),
                 1,
                 "{format:?}"
             );
         }
-        let names: std::collections::HashSet<_> = FORMATS.iter().map(|f| f.name()).collect();
+        let names: std::collections::HashSet<_> = FORMATS.iter().map(|f| f.name).collect();
         assert_eq!(names.len(), FORMATS.len());
         assert_eq!(name(model::Format::Hwp3), "hwp3");
         let targets = crate::fuzzing::targets();

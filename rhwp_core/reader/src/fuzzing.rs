@@ -42,7 +42,7 @@ fn read_file(data: &[u8], options: &Options) {
 pub fn targets() -> Vec<&'static str> {
     let layers = FORMATS
         .iter()
-        .flat_map(|f| f.fuzz_layers())
+        .flat_map(|f| f.fuzz_layers)
         .map(|layer| layer.target);
     ["read", "decrypt"].into_iter().chain(layers).collect()
 }
@@ -65,7 +65,7 @@ pub fn run(target: &str, data: &[u8], options: &Options) {
 fn layer(target: &str) -> Option<&'static FuzzLayer> {
     FORMATS
         .iter()
-        .flat_map(|f| f.fuzz_layers())
+        .flat_map(|f| f.fuzz_layers)
         .find(|layer| layer.target == target)
 }
 

@@ -9,15 +9,15 @@
 //!   headings, which the views use);
 //! - `formats`: the table of formats, the one place that names every format; `read`, `sniff`,
 //!   bin data, the summary's format names and the fuzz targets go through it;
-//! - the formats, siblings that never name one another, each in its folder implementing
+//! - the formats, siblings that never name one another, each in its folder stating its
 //!   `common::format::Format`: `hwp5` (compound file → records → model), `hwp3` (한글 3.x:
 //!   header → raw-deflate body → paragraph lists → model), `hwpx` (zip → OWPML parts → model)
 //!   and `hwpml` (HWPML 2.x: one XML file, translated to OWPML → model). Adding a format is a
 //!   folder and an entry in `formats::FORMATS`;
 //! - what the formats share, naming none of them: `owpml` (the OWPML header and section reader
 //!   and its XML walk, for HWPX and HWPML), `text` (the plain text of the model), `chart`,
-//!   `numbering`, `common` (the `Format` trait, inflate, table line bookkeeping, dates, Python's
-//!   string rules);
+//!   `numbering`, `common` (what a format is, `Format`; inflate, table line bookkeeping, dates,
+//!   Python's string rules);
 //! - `model` (the document, its fields and character formatting), `deferred`, `limits`,
 //!   `password` and `error` at the bottom.
 //!

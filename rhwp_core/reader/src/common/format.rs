@@ -2,34 +2,35 @@
 //! how one item of its bin data is fetched. Each format's folder implements `Format` once; the
 //! table in `crate::formats` lists them, and everything that depends on the format (`read`,
 //! `sniff`, bin data, the summary's format name, the fuzz targets) goes through that table.
-//! A writer, when one comes, is another method here with each format's answer beside its
-//! reader.
+//! A writer, when one comes, is another field here (`Option` of a function: not every format
+//! will have one), its function beside the format's reader.
 
 use crate::common::bin_data::Lookup;
 use crate::error::Result;
 use crate::limits::Options;
 use crate::model::{self, Document};
 
-/// One format the reader reads.
-pub trait Format: Sync {
+/// One format the reader reads: its name, how its first bytes are told, how it is read, how an
+/// item of its bin data is fetched, and the layers the fuzz targets reach. A value, not a trait
+/// with one implementation per format: every entry is a table row of functions, so a format's
+/// folder states its row once and nothing else repeats.
+pub struct Format {
     /// The format's name as the summary, the IR and the Python side give it.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// The model's tag for documents of this format (`Document::format`).
-    fn model(&self) -> model::Format;
+    pub model: model::Format,
     /// What `sniff` answers for a file of this format.
-    fn sniffed(&self) -> Sniffed;
+    pub sniffed: Sniffed,
     /// Whether the first bytes say this format. The table asks the formats in its order, after
     /// the document-security wrappers.
-    fn sniff(&self, bytes: &[u8]) -> bool;
-    /// The document in `bytes`, sniffed as this format.
-    fn read(&self, bytes: &[u8], options: &Options) -> Result<Document>;
-    /// The bin data item named `name` of the document in `bytes`, sniffed as this format.
-    fn bin_data(&self, bytes: &[u8], name: &str, options: &Options) -> Result<Lookup>;
+    pub sniff: fn(&[u8]) -> bool,
+    /// The document in the bytes, sniffed as this format.
+    pub read: fn(&[u8], &Options) -> Result<Document>,
+    /// The bin data item of that name of the document in the bytes, sniffed as this format.
+    pub bin_data: fn(&[u8], &str, &Options) -> Result<Lookup>,
     /// The layers of this reader a fuzz target reaches directly (`crate::fuzzing`).
     #[cfg(any(test, feature = "fuzzing"))]
-    fn fuzz_layers(&self) -> &'static [FuzzLayer] {
-        &[]
-    }
+    pub fuzz_layers: &'static [FuzzLayer],
 }
 
 /// One layer of a reader a fuzz target reaches without the layers above it: its target name

@@ -300,41 +300,29 @@ fn link_pictures(blocks: &mut [Block], bin: &[BinData]) {
 }
 
 /// HWP 3.x's entry in the table of formats (`crate::formats`).
-pub struct Hwp3;
-
-impl crate::common::format::Format for Hwp3 {
-    fn name(&self) -> &'static str {
-        "hwp3"
-    }
-    fn model(&self) -> Format {
-        Format::Hwp3
-    }
-    fn sniffed(&self) -> crate::common::format::Sniffed {
-        crate::common::format::Sniffed::Hwp3
-    }
-    fn sniff(&self, bytes: &[u8]) -> bool {
-        bytes.starts_with(b"HWP Document File")
-    }
-    fn read(&self, bytes: &[u8], options: &Options) -> Result<Document> {
-        read(bytes, options)
-    }
-    fn bin_data(
-        &self,
-        bytes: &[u8],
-        name: &str,
-        options: &Options,
-    ) -> Result<crate::common::bin_data::Lookup> {
-        // "HWP Document File V1/V2" sniffs as 3.x but is refused by the reader: say why.
-        if !bytes.starts_with(SIGNATURE) {
-            return read(bytes, options)
-                .map(|_| crate::common::bin_data::Lookup::Unknown { stored: Vec::new() });
-        }
-        bin_data::item(bytes, name, options)
-    }
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwp3",
+    model: Format::Hwp3,
+    sniffed: crate::common::format::Sniffed::Hwp3,
+    sniff: |bytes| bytes.starts_with(b"HWP Document File"),
+    read,
+    bin_data: bin_data_item,
     #[cfg(any(test, feature = "fuzzing"))]
-    fn fuzz_layers(&self) -> &'static [crate::common::format::FuzzLayer] {
-        fuzz::LAYERS
+    fuzz_layers: fuzz::LAYERS,
+};
+
+/// An item of bin data; "HWP Document File V1/V2" sniffs as 3.x but is refused by the reader,
+/// which says why.
+fn bin_data_item(
+    bytes: &[u8],
+    name: &str,
+    options: &Options,
+) -> Result<crate::common::bin_data::Lookup> {
+    if !bytes.starts_with(SIGNATURE) {
+        return read(bytes, options)
+            .map(|_| crate::common::bin_data::Lookup::Unknown { stored: Vec::new() });
     }
+    bin_data::item(bytes, name, options)
 }
 
 #[cfg(test)]

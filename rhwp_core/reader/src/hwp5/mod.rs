@@ -475,37 +475,16 @@ fn read_section_parts(
 const CFB_MAGIC: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
 
 /// HWP 5.0's entry in the table of formats (`crate::formats`).
-pub struct Hwp5;
-
-impl crate::common::format::Format for Hwp5 {
-    fn name(&self) -> &'static str {
-        "hwp"
-    }
-    fn model(&self) -> Format {
-        Format::Hwp
-    }
-    fn sniffed(&self) -> crate::common::format::Sniffed {
-        crate::common::format::Sniffed::CompoundFile
-    }
-    fn sniff(&self, bytes: &[u8]) -> bool {
-        bytes.starts_with(CFB_MAGIC)
-    }
-    fn read(&self, bytes: &[u8], options: &Options) -> Result<Document> {
-        read(bytes, options)
-    }
-    fn bin_data(
-        &self,
-        bytes: &[u8],
-        name: &str,
-        options: &Options,
-    ) -> Result<crate::common::bin_data::Lookup> {
-        bin_data::item(bytes, name, options)
-    }
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwp",
+    model: Format::Hwp,
+    sniffed: crate::common::format::Sniffed::CompoundFile,
+    sniff: |bytes| bytes.starts_with(CFB_MAGIC),
+    read,
+    bin_data: bin_data::item,
     #[cfg(any(test, feature = "fuzzing"))]
-    fn fuzz_layers(&self) -> &'static [crate::common::format::FuzzLayer] {
-        fuzz::LAYERS
-    }
-}
+    fuzz_layers: fuzz::LAYERS,
+};
 
 #[cfg(test)]
 mod chart_tests {

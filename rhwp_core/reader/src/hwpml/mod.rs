@@ -160,36 +160,19 @@ fn bin_items(
 }
 
 /// HWPML's entry in the table of formats (`crate::formats`).
-pub struct Hwpml;
-
-impl crate::common::format::Format for Hwpml {
-    fn name(&self) -> &'static str {
-        "hwpml"
-    }
-    fn model(&self) -> Format {
-        Format::Hwpml
-    }
-    fn sniffed(&self) -> crate::common::format::Sniffed {
-        crate::common::format::Sniffed::Hwpml
-    }
-    fn sniff(&self, bytes: &[u8]) -> bool {
-        // The root element follows the XML declaration and perhaps a DOCTYPE; UTF-16 is
-        // decoded for the look.
-        decode::head_text(bytes, 4096).contains("<HWPML")
-    }
-    fn read(&self, bytes: &[u8], options: &Options) -> Result<Document> {
-        read(bytes, options)
-    }
-    fn bin_data(
-        &self,
-        bytes: &[u8],
-        name: &str,
-        options: &Options,
-    ) -> Result<crate::common::bin_data::Lookup> {
-        bin_data::item(bytes, name, options)
-    }
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwpml",
+    model: Format::Hwpml,
+    sniffed: crate::common::format::Sniffed::Hwpml,
+    sniff,
+    read,
+    bin_data: bin_data::item,
     #[cfg(any(test, feature = "fuzzing"))]
-    fn fuzz_layers(&self) -> &'static [crate::common::format::FuzzLayer] {
-        fuzz::LAYERS
-    }
+    fuzz_layers: fuzz::LAYERS,
+};
+
+/// Whether the first bytes are HWPML's: the root element follows the XML declaration and
+/// perhaps a DOCTYPE; UTF-16 is decoded for the look.
+fn sniff(bytes: &[u8]) -> bool {
+    decode::head_text(bytes, 4096).contains("<HWPML")
 }

@@ -393,34 +393,13 @@ fn refuse_encrypted(pkg: &mut Package<'_>) -> Result<()> {
 }
 
 /// HWPX's entry in the table of formats (`crate::formats`).
-pub struct Hwpx;
-
-impl crate::common::format::Format for Hwpx {
-    fn name(&self) -> &'static str {
-        "hwpx"
-    }
-    fn model(&self) -> Format {
-        Format::Hwpx
-    }
-    fn sniffed(&self) -> crate::common::format::Sniffed {
-        crate::common::format::Sniffed::Zip
-    }
-    fn sniff(&self, bytes: &[u8]) -> bool {
-        bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
-    }
-    fn read(&self, bytes: &[u8], options: &Options) -> Result<Document> {
-        read(bytes, options)
-    }
-    fn bin_data(
-        &self,
-        bytes: &[u8],
-        name: &str,
-        options: &Options,
-    ) -> Result<crate::common::bin_data::Lookup> {
-        bin_data::item(bytes, name, options)
-    }
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwpx",
+    model: Format::Hwpx,
+    sniffed: crate::common::format::Sniffed::Zip,
+    sniff: |bytes| bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06"),
+    read,
+    bin_data: bin_data::item,
     #[cfg(any(test, feature = "fuzzing"))]
-    fn fuzz_layers(&self) -> &'static [crate::common::format::FuzzLayer] {
-        fuzz::LAYERS
-    }
-}
+    fuzz_layers: fuzz::LAYERS,
+};
