@@ -161,12 +161,12 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
         let mut inner = String::new();
         text(value, &mut inner);
         for (on, tag) in [
-            (format.subscript, "sub"),
-            (format.superscript, "sup"),
-            (format.strike, "s"),
-            (format.underline, "u"),
-            (format.italic, "em"),
-            (format.bold, "strong"),
+            (format.chars.subscript, "sub"),
+            (format.chars.superscript, "sup"),
+            (format.chars.strike, "s"),
+            (format.chars.underline, "u"),
+            (format.chars.italic, "em"),
+            (format.chars.bold, "strong"),
         ] {
             if on {
                 inner = format!("<{tag}>{inner}</{tag}>");

@@ -81,7 +81,7 @@ impl<'a> Renderer<'a> {
         if heading {
             for piece in &mut pieces {
                 if let Piece::Text(_, format) = piece {
-                    format.bold = false;
+                    format.chars.bold = false;
                 }
             }
         }
