@@ -1,7 +1,7 @@
 //! One `BODY/SECTION` into the model. HWPML's body is OWPML's ancestor element for element
 //! (`P`→`p`, `TEXT`→`run`, `CHAR`→`t`, `TABLE`/`ROW`/`CELL`→`tbl`/`tr`/`tc`, `PICTURE`→`pic`,
 //! `DRAWTEXT`→`drawText`, `FOOTNOTE`→`footNote`...): each element is renamed, with the
-//! attributes the model needs renamed and respelled, and handed to the HWPX section parser
+//! attributes the model needs renamed and respelled, and handed to the OWPML section parser
 //! (`crate::owpml::section::SectionBuilder`), so the two formats share one mapping to the model
 //! (block order, tables' grids, notes, headings and list markers, links, pages).
 //!

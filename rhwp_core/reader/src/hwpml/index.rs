@@ -5,7 +5,7 @@
 //!
 //! `HEAD/MAPPINGTABLE`'s char shapes, paragraph shapes, numberings, bullets and styles are
 //! OWPML's `charPr`, `paraPr`, `numbering`, `bullet` and `style` under older names: they are
-//! written out in OWPML's vocabulary, and the HWPX header reader (`crate::owpml::header`) reads
+//! written out in OWPML's vocabulary, and the OWPML header reader (`crate::owpml::header`) reads
 //! them, so formatting, headings, list markers and style names mean the same in both formats.
 
 use crate::limits::Limits;

@@ -7,9 +7,9 @@
 //! - `decode`: the bytes as UTF-8 text (UTF-8 with or without BOM, UTF-16 either order; a
 //!   `DOCTYPE`'s declared entities expanded, bounded);
 //! - `index`: one walk that reads `HEAD` (its tables restated in OWPML's vocabulary for the
-//!   HWPX header reader) and lists where the sections and bin data lie;
-//! - `body`: each section, its elements renamed onto OWPML's and built by the HWPX section
-//!   parser (one mapping to the model for both formats);
+//!   OWPML header reader) and lists where the sections and bin data lie;
+//! - `body`: each section, its elements renamed onto OWPML's and built by the OWPML section
+//!   parser (`crate::owpml`, one mapping to the model for HWPX and HWPML);
 //! - `bin_data`: an item's bytes, decoded from base64 only when asked for (`get_image`).
 //!
 //! HWPML carries no cached line layout, so `Document.pages` is `None` (unknown), as for any
