@@ -8,7 +8,10 @@
 //!
 //! Units: lengths are HWPUNIT (1/7200 inch), as both formats store them.
 
+mod char_format;
 pub mod field;
+
+pub use char_format::CharFormat;
 
 use crate::deferred::Deferred;
 use serde::Serialize;
@@ -79,18 +82,6 @@ pub struct Provenance {
     /// 1-based page as last laid out by the authoring program (cached line
     /// layout + explicit breaks); `None` when the file carries no layout.
     pub page: Option<u32>,
-}
-
-/// The character formatting the model keeps: what a run carries, and what every reader takes
-/// from its format's character shapes (HWP 5.0 char shapes, OWPML `charPr`, HWP 3.x).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CharFormat {
-    pub bold: bool,
-    pub italic: bool,
-    pub underline: bool,
-    pub strike: bool,
-    pub superscript: bool,
-    pub subscript: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
