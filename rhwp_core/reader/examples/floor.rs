@@ -1,5 +1,5 @@
 //! The raw floor of reading an HWP/HWPX document: what any reader must pay before it looks at a
-//! single record or XML element. DESIGN.md §7 asks the reader to stay "within a small factor" of it.
+//! single record or XML element. The reader's budget: stay within a small factor of it.
 //!
 //!     cargo run --release -p rhwp-reader --example floor -- FILE_OR_DIR...
 //!

@@ -26,7 +26,8 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use rhwp_reader::hwpx::{content, header, package::Package, section};
+use rhwp_reader::hwpx::{content, package::Package};
+use rhwp_reader::owpml::{header, section};
 use rhwp_reader::{read, text::document_text, Options};
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -1,5 +1,7 @@
 //! Debug aid: list the records of one stream of an HWP 5.0 file.
 //! `cargo run --example records -- FILE [STREAM]` (default `BodyText/Section0`).
+// A developer tool over trusted inputs: a failed unwrap stops it with the reason.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 use rhwp_reader::hwp5::{container, record};
 
 fn main() {

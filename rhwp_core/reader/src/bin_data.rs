@@ -4,32 +4,23 @@
 //!
 //! Each format reads its own: `hwp5::bin_data` (compound-file streams), `hwpx::bin_data` (zip
 //! entries), `hwp3::bin_data` (the extra blocks after the paragraph list) and
-//! `hwpml::bin_data` (base64 `BINDATA` elements); this module says which, by the sniffed
-//! format, and holds what they share (`Lookup`, `media_type`).
+//! `hwpml::bin_data` (base64 `BINDATA` elements); the table of formats (`crate::formats`) says
+//! which, by the sniffed format, and `common::bin_data` holds what they share (`Lookup`,
+//! `media_type`).
 //!
 //! Every size is bounded by `Options::limits` (the same per-stream, total and ratio bounds as
 //! the document's own streams); a name the document does not hold is not an error of the
 //! document but an answer (`Lookup::Unknown`, naming the items it does hold), and so is a
 //! picture the author linked instead of embedding (`Lookup::Linked`).
 
-use crate::{sniff, Error, ErrorCode, Options, Result, Sniffed};
-
-/// What a document holds under a bin-data name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lookup {
-    /// The item's bytes, decompressed; `name` is the item's name as the model lists it.
-    Found { name: String, data: Vec<u8> },
-    /// The document names the item but only links to a file outside it (`target`), which
-    /// was not embedded: there are no bytes to give.
-    Linked { target: String },
-    /// No item of that name; `stored` names every item the document does hold, in its order.
-    Unknown { stored: Vec<String> },
-}
+pub use crate::common::bin_data::{media_type, Lookup};
+use crate::error::{Error, ErrorCode, Result};
+use crate::limits::Options;
 
 /// The item named `name` of the document in `bytes`. Errors are the document's (not an HWP
 /// document, damaged container, limits exceeded); a reader bug becomes an error, never a panic.
 pub fn read_bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    match std::panic::catch_unwind(|| lookup(bytes, name, options)) {
+    match std::panic::catch_unwind(|| crate::formats::bin_data(bytes, name, options)) {
         Ok(result) => result,
         Err(_) => Err(Error {
             code: ErrorCode::CorruptDocument,
@@ -43,51 +34,6 @@ pub fn read_bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Look
     }
 }
 
-/// The media type the first bytes of an item say it is, for the formats bin data holds:
-/// raster pictures, Windows metafiles, and OLE objects (Hancom's 4-byte length, then a
-/// compound file). `None` for anything else.
-pub fn media_type(data: &[u8]) -> Option<&'static str> {
-    const CFB: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
-    let u32_at = |at: usize| {
-        data.get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    if data.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if data.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        Some("image/jpeg")
-    } else if data.starts_with(b"GIF87a") || data.starts_with(b"GIF89a") {
-        Some("image/gif")
-    } else if data.starts_with(b"BM") && is_bmp_header(data) {
-        Some("image/bmp")
-    } else if data.starts_with(b"II*\0") || data.starts_with(b"MM\0*") {
-        Some("image/tiff")
-    } else if data.starts_with(b"RIFF") && data.get(8..12) == Some(b"WEBP") {
-        Some("image/webp")
-    } else if data.starts_with(&[0xD7, 0xCD, 0xC6, 0x9A]) {
-        // Aldus placeable metafile header.
-        Some("image/wmf")
-    } else if u32_at(0) == Some(1) && data.get(40..44) == Some(b" EMF") {
-        Some("image/emf")
-    } else if matches!(data.get(..6), Some([1 | 2, 0, 9, 0, 0, 1 | 3])) {
-        // A bare WMF header: type (1 memory, 2 disk), header size 9 words, version 0x100/0x300.
-        Some("image/wmf")
-    } else if data.starts_with(CFB) || data.get(4..12) == Some(CFB) {
-        Some("application/x-ole-storage")
-    } else {
-        None
-    }
-}
-
-/// "BM" alone is two bytes a deflate stream may start with: a BMP also declares a DIB header
-/// of one of the sizes the format defines.
-fn is_bmp_header(data: &[u8]) -> bool {
-    let dib = data
-        .get(14..18)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    matches!(dib, Some(12 | 16 | 40 | 52 | 56 | 64 | 108 | 124))
-}
-
 /// A name as shown in a message: bounded, whatever the caller passed.
 fn shown(name: &str) -> String {
     const MAX: usize = 120;
@@ -97,22 +43,6 @@ fn shown(name: &str) -> String {
         let mut cut: String = name.chars().take(MAX).collect();
         cut.push('…');
         cut
-    }
-}
-
-fn lookup(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
-    match sniff(bytes) {
-        Sniffed::CompoundFile => crate::hwp5::bin_data::item(bytes, name, options),
-        Sniffed::Zip => crate::hwpx::bin_data::item(bytes, name, options),
-        Sniffed::Hwp3 if bytes.starts_with(crate::hwp3::SIGNATURE) => {
-            crate::hwp3::bin_data::item(bytes, name, options)
-        }
-        Sniffed::Hwpml => crate::hwpml::bin_data::item(bytes, name, options),
-        // Not a document we read: the reader says why (it refuses these from the signature alone).
-        _ => match crate::read(bytes, options) {
-            Err(e) => Err(e),
-            Ok(_) => Ok(Lookup::Unknown { stored: Vec::new() }),
-        },
     }
 }
 

@@ -68,7 +68,7 @@ pub fn chart_text(xml: &[u8]) -> Option<String> {
                 take_text(&path, &text, &mut title, &mut series);
             }
             Event::GeneralRef(r) => {
-                let c = crate::hwpx::xml::general_ref(&r);
+                let c = crate::owpml::xml::general_ref(&r);
                 if let Some(c) = c {
                     take_text(&path, c.encode_utf8(&mut [0u8; 4]), &mut title, &mut series);
                 }

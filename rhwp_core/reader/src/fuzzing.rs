@@ -5,8 +5,12 @@
 //! exercises the text, summary, heading-level, Markdown and HTML views on whatever was read.
 //! Any outcome but a panic is fine.
 
-use crate::model::{Document, Format};
-use crate::{hwp5, hwpx, summary, text, views, Options};
+use crate::common::format::FuzzLayer;
+use crate::formats::FORMATS;
+use crate::limits::Options;
+use crate::model::Document;
+use crate::password::Password;
+use crate::{summary, text, views};
 
 fn exercise(doc: &Document) {
     let _ = text::document_text(doc, true);
@@ -26,101 +30,43 @@ fn exercise(doc: &Document) {
     }
 }
 
-/// Whole files, either format (target `read`).
-pub fn read_file(data: &[u8], options: &Options) {
-    if let Ok(doc) = crate::read(data, options) {
+/// Whole files, any format (target `read`).
+fn read_file(data: &[u8], options: &Options) {
+    if let Ok(doc) = crate::formats::read(data, options) {
         exercise(&doc);
     }
 }
 
-/// HWP 5.0 record streams as if already inflated (target `hwp5_records`): a little-endian u16
-/// length of the DocInfo part, that many bytes of DocInfo records, then one section's records.
-pub fn hwp5_records(data: &[u8], options: &Options) {
-    use hwp5::{body::PageTracker, doc_info, record};
-    let [a, b, rest @ ..] = data else { return };
-    let (info_bytes, section_bytes) =
-        rest.split_at((u16::from_le_bytes([*a, *b]) as usize).min(rest.len()));
-    let info = match record::frame(info_bytes, options.limits.max_records) {
-        Ok(records) => doc_info::parse(info_bytes, &records),
-        Err(_) => doc_info::DocInfo::default(),
-    };
-    let mut pages = PageTracker::default();
-    if let Ok((section, furniture)) =
-        hwp5::read_section(section_bytes, &info, options, 0, &mut pages)
-    {
-        let mut doc = Document::new(Format::Hwp);
-        doc.sections.push(section);
-        doc.furniture = furniture;
-        exercise(&doc);
+/// Every fuzz target: `read` (whole files), `decrypt` (the decryption paths), and the layers
+/// each format in the table of formats names.
+pub fn targets() -> Vec<&'static str> {
+    let layers = FORMATS
+        .iter()
+        .flat_map(|f| f.fuzz_layers)
+        .map(|layer| layer.target);
+    ["read", "decrypt"].into_iter().chain(layers).collect()
+}
+
+/// Run the fuzz target named `target` on `data`; an unknown name reads `data` as a whole file.
+pub fn run(target: &str, data: &[u8], options: &Options) {
+    match target {
+        "decrypt" => decrypt(data, options),
+        _ => match layer(target) {
+            Some(layer) => {
+                if let Some(doc) = (layer.run)(data, options) {
+                    exercise(&doc);
+                }
+            }
+            None => read_file(data, options),
+        },
     }
 }
 
-/// One HWPX section part without the zip, read with `header` and no bin data.
-fn hwpx_section_with(data: &[u8], options: &Options, header: &hwpx::header::Header) {
-    use hwpx::section;
-    let bins = std::collections::HashMap::new();
-    let charts = std::collections::HashMap::new();
-    let input = section::SectionInput {
-        charts: &charts,
-        index: 0,
-        part: "Contents/section0.xml",
-        header,
-        bins: &bins,
-        limits: &options.limits,
-    };
-    let mut state = section::DocState::default();
-    if let Ok(out) = section::parse(data, &input, &mut state) {
-        let mut doc = Document::new(Format::Hwpx);
-        doc.sections.push(out.section);
-        doc.furniture = out.furniture;
-        exercise(&doc);
-    }
-}
-
-/// One HWPX section part with an empty header (target `hwpx_section`).
-pub fn hwpx_section(data: &[u8], options: &Options) {
-    hwpx_section_with(data, options, &hwpx::header::Header::default());
-}
-
-/// header.xml and a section together (target `hwpx_parts`): a little-endian u32 length of the
-/// header part, that many bytes of header.xml, then the section's XML.
-pub fn hwpx_parts(data: &[u8], options: &Options) {
-    let [a, b, c, d, rest @ ..] = data else {
-        return;
-    };
-    let (head, section) =
-        rest.split_at((u32::from_le_bytes([*a, *b, *c, *d]) as usize).min(rest.len()));
-    let header = hwpx::header::parse(head, &options.limits).unwrap_or_default();
-    // Every entry, not only those the section refers to (entries are read on demand).
-    for id in 0..64 {
-        let _ = header.char_style(Some(id));
-        let _ = header.heading(Some(id));
-        let _ = header.numbering(id);
-        let _ = header.bullet(id);
-        let _ = header.style_name(Some(id));
-    }
-    let _ = header.style_list().get().len();
-    hwpx_section_with(section, options, &header);
-}
-
-/// HWP 3.x body bytes as if already inflated (target `hwp3_body`): font names, styles, the
-/// paragraph list and the extra blocks, behind a fixed uncompressed 3.x header.
-pub fn hwp3_body(data: &[u8], options: &Options) {
-    if let Ok(doc) = crate::hwp3::read(&crate::hwp3::with_body(data, false), options) {
-        exercise(&doc);
-    }
-}
-
-/// An HWPML document's bytes (target `hwpml`): read as HWPML whatever the first bytes say
-/// (so mutations of the prolog still reach the reader), then every bin data item it lists is
-/// decoded (base64, inflation), as `get_image` would.
-pub fn hwpml(data: &[u8], options: &Options) {
-    if let Ok(doc) = crate::hwpml::read(data, options) {
-        exercise(&doc);
-        for item in doc.bin_data.iter().take(16) {
-            let _ = crate::hwpml::bin_data::item(data, &item.name, options);
-        }
-    }
+fn layer(target: &str) -> Option<&'static FuzzLayer> {
+    FORMATS
+        .iter()
+        .flat_map(|f| f.fuzz_layers)
+        .find(|layer| layer.target == target)
 }
 
 /// The decryption paths (target `decrypt`), with the password `pw`: the first byte picks the
@@ -128,46 +74,21 @@ pub fn hwpml(data: &[u8], options: &Options) {
 /// 1: an HWP 5.0 stream (CFB-1, then the DocInfo check and inflation); 2: an HWPX manifest
 /// (`META-INF/manifest.xml`) followed, after a NUL, by a part to decrypt under its first
 /// entry; anything else: a whole file read with the password. Bounds as `options.limits`.
-pub fn decrypt(data: &[u8], options: &Options) {
-    use crate::Password;
-    let password = Password::from("pw");
+fn decrypt(data: &[u8], options: &Options) {
+    const SCHEMES: [&str; 3] = ["hwp3_decrypt", "hwp5_decrypt", "hwpx_decrypt"];
     let Some((&scheme, rest)) = data.split_first() else {
         return;
     };
-    let max = options.limits.max_stream_bytes;
-    match scheme {
-        0 => {
-            let _ = crate::hwp3::encryption::decrypt_body(rest, &password, max);
+    match SCHEMES
+        .get(usize::from(scheme))
+        .and_then(|target| layer(target))
+    {
+        Some(layer) => {
+            let _ = (layer.run)(rest, options);
         }
-        1 => {
-            let mut d = hwp5::encryption::Decryptor::new(&password);
-            if let Ok(plain) = d.decrypt(rest) {
-                let _ = hwp5::encryption::looks_like_doc_info(&plain);
-                let _ = hwp5::container::inflate(&plain, max);
-            }
-        }
-        2 => {
-            let (manifest, part) = match rest.iter().position(|&b| b == 0) {
-                Some(at) => (&rest[..at], &rest[at + 1..]),
-                None => (rest, &[][..]),
-            };
-            if let Ok(m) = hwpx::encryption::parse_manifest(manifest, &options.limits) {
-                if let Some((name, cipher)) = m.first() {
-                    let mut keys = hwpx::encryption::KeyCache::default();
-                    let _ = hwpx::encryption::decrypt_part(
-                        name,
-                        cipher,
-                        part.to_vec(),
-                        &password,
-                        &mut keys,
-                        max,
-                    );
-                }
-            }
-        }
-        _ => {
+        None => {
             let options = Options {
-                password: Some(password),
+                password: Some(Password::from("pw")),
                 ..options.clone()
             };
             read_file(rest, &options);
@@ -206,12 +127,14 @@ pub fn assert_linear(
         ("html", |d| {
             views::render_html_with_levels(d, true, true, &views::heading_levels(d)).len()
         }),
-        ("json", |d| serde_json::to_string(d).unwrap().len()),
+        ("json", |d| {
+            serde_json::to_string(d).map_or(0, |json| json.len())
+        }),
     ];
     let timings = |n: usize| -> Vec<(&str, f64)> {
         let bytes = build(n);
-        let doc =
-            crate::read(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let doc = crate::formats::read(&bytes, &Options::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             count(&doc),
             n,
@@ -229,10 +152,8 @@ pub fn assert_linear(
         let mut out = vec![(
             "read",
             best(&|| {
-                crate::read(&bytes, &Options::default())
-                    .unwrap()
-                    .sections
-                    .len()
+                crate::formats::read(&bytes, &Options::default())
+                    .map_or(0, |doc| doc.sections.len())
             }),
         )];
         out.extend(ops.iter().map(|(op, f)| (*op, best(&|| f(&doc)))));

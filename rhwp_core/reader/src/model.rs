@@ -8,6 +8,11 @@
 //!
 //! Units: lengths are HWPUNIT (1/7200 inch), as both formats store them.
 
+mod char_format;
+pub mod field;
+
+pub use char_format::CharFormat;
+
 use crate::deferred::Deferred;
 use serde::Serialize;
 
@@ -373,6 +378,41 @@ impl FormControl {
 }
 
 impl Run {
+    /// A run of `text` in `format`, inside the hyperlink `link` if any, not a tracked change.
+    pub fn formatted(text: String, format: CharFormat, link: Option<String>) -> Run {
+        let CharFormat {
+            bold,
+            italic,
+            underline,
+            strike,
+            superscript,
+            subscript,
+        } = format;
+        Run {
+            text,
+            bold,
+            italic,
+            underline,
+            strike,
+            superscript,
+            subscript,
+            link,
+            change: None,
+        }
+    }
+
+    /// The run's character formatting.
+    pub fn format(&self) -> CharFormat {
+        CharFormat {
+            bold: self.bold,
+            italic: self.italic,
+            underline: self.underline,
+            strike: self.strike,
+            superscript: self.superscript,
+            subscript: self.subscript,
+        }
+    }
+
     /// A tracked deletion: its text is not in the paragraph's (final) text.
     pub fn is_deleted(&self) -> bool {
         self.change.as_ref().is_some_and(|c| c.kind == "deleted")
@@ -380,14 +420,7 @@ impl Run {
 
     /// Whether the run carries no formatting and no link (a paragraph of such runs keeps none).
     pub fn is_plain(&self) -> bool {
-        !(self.bold
-            || self.italic
-            || self.underline
-            || self.strike
-            || self.superscript
-            || self.subscript)
-            && self.link.is_none()
-            && self.change.is_none()
+        self.format() == CharFormat::default() && self.link.is_none() && self.change.is_none()
     }
 }
 
@@ -422,7 +455,7 @@ impl Document {
         self.for_each_block_mut(&mut |block| {
             if let Block::Paragraph(p) = block {
                 if !p.fields.is_empty() {
-                    crate::field::show_empty_fields(p);
+                    field::show_empty_fields(p);
                 }
                 if p.runs.iter().all(Run::is_plain) {
                     p.runs = Vec::new();

@@ -1,4 +1,5 @@
-//! The password a caller gives to open a protected document (DESIGN §3, §5 "Passwords").
+//! The password a caller gives to open a protected document (HWPX AES-256-CBC with PBKDF2,
+//! HWP 3.x and HWP 5.0 encryption; a missing or wrong one is `password_required`).
 //!
 //! It is held only as long as the read that needs it and never shown: `Debug` prints a
 //! placeholder, no error message quotes it (each format's decryption says "the password is

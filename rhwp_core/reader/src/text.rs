@@ -1,4 +1,4 @@
-//! Plain text of a document, computed on the native model (DESIGN §3):
+//! Plain text of a document, computed on the native model: all the text it shows,
 //! the body in reading order — table cells, text boxes, captions and
 //! equation scripts included — then each distinct page header/footer once,
 //! then foot- and endnotes. Paragraphs are joined by `\n`.
@@ -30,7 +30,7 @@ use std::collections::HashSet;
 /// the marker as the list's own (see the views). An empty paragraph shows nothing, and a blank
 /// marker adds nothing.
 pub fn marker_prefix(p: &Paragraph) -> Option<&str> {
-    let marker = crate::views::chars::strip(&p.list.as_ref()?.marker);
+    let marker = crate::common::chars::strip(&p.list.as_ref()?.marker);
     (!marker.is_empty() && !p.text.is_empty()).then_some(marker)
 }
 

@@ -26,25 +26,18 @@ fn read_must_not_panic(name: &str, bytes: &[u8]) {
 }
 
 /// Replay an input the way the fuzz target named by its file-name prefix
-/// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`, `hwpml-*`, `decrypt-*`; anything else whole-file).
+/// consumed it (`hwp5_records-*`, `hwpx_section-*`, `hwpx_parts-*`, `hwpml-*`, `decrypt-*`, any
+/// target `fuzzing::targets` lists; anything else whole-file).
 fn replay(name: &str, bytes: &[u8]) {
     use rhwp_reader::fuzzing;
     let options = rhwp_reader::Options::default();
-    let outcome = std::panic::catch_unwind(|| {
-        if name.starts_with("hwp5_records-") {
-            fuzzing::hwp5_records(bytes, &options);
-        } else if name.starts_with("hwpx_section-") {
-            fuzzing::hwpx_section(bytes, &options);
-        } else if name.starts_with("hwpx_parts-") {
-            fuzzing::hwpx_parts(bytes, &options);
-        } else if name.starts_with("hwpml-") {
-            fuzzing::hwpml(bytes, &options);
-        } else if name.starts_with("decrypt-") {
-            fuzzing::decrypt(bytes, &options);
-        } else {
-            fuzzing::read_file(bytes, &options);
-        }
-    });
+    // The target is the file name's prefix up to its first '-' when that names one.
+    let target = name
+        .split_once('-')
+        .map(|(prefix, _)| prefix)
+        .filter(|prefix| fuzzing::targets().contains(prefix))
+        .unwrap_or("read");
+    let outcome = std::panic::catch_unwind(|| fuzzing::run(target, bytes, &options));
     assert!(outcome.is_ok(), "reader panicked on {name}");
 }
 

@@ -5,6 +5,8 @@
 //! no-panic replay and the fuzzer's corpus see them too); `generate` below
 //! (ignored; `cargo test --test hostile -- --ignored`) rebuilds them, and
 //! `hostile_files_are_refused_fast` checks the committed copies.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::{read, ErrorCode, Options};
 use std::io::Write;

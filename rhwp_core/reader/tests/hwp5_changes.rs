@@ -2,6 +2,8 @@
 //! Office writes them (FileHeader bit 14; `BodyText` with the final text only; `ViewText`
 //! with the deleted text back and PARA_RANGE_TAG entries 0x10 inserted / 0x11 deleted naming
 //! DocInfo `HWPTAG_TRACK_CHANGE` records from 1; `HWPTAG_TRACK_CHANGE_AUTHOR` names).
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::model::{Block, Document, Paragraph};
 use rhwp_reader::{read, Options};

@@ -1,5 +1,7 @@
 //! Fields, form objects, memos and named cells in HWP 5.0: hand-built records (the format as
 //! documented and as the corpus's click-here files hold it) and the corpus files themselves.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::model::{Block, Document, Field, FormControl};
 use rhwp_reader::{read, Options};

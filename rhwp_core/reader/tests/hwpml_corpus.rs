@@ -1,6 +1,8 @@
 //! The HWPML reader over real documents — the checked-in fixtures (always) and the shared
 //! corpus's `hml/` with Hancom's HWP 5.0 twins (when present) — and over hostile inputs built
 //! here: entity bombs, deep nesting, bad base64, truncated XML, UTF-16, an HWPML under `.hwp`.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::bin_data::{read_bin_data, Lookup};
 use rhwp_reader::model::{Block, Document, Format};

@@ -1,8 +1,10 @@
 //! The HWPX reader over real documents: the checked-in fixtures (always),
 //! the shared corpus (when present: `RHWP_CORPUS`, default
 //! /work/shared/corpus; with `CI` set, a missing corpus is a failure), the
-//! hostile files of `bad/`, and packages built here to exercise the rules of
-//! DESIGN §4 (missing sections, no content.hpf, not HWPX at all).
+//! hostile files of `bad/`, and packages built here to exercise which error code
+//! each gets (missing sections, no content.hpf, not HWPX at all).
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::model::{Block, Document};
 use rhwp_reader::text::document_text;

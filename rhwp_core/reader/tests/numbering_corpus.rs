@@ -2,6 +2,8 @@
 //! number 한글 shows (`2-1` under `2.`, `개요1-2`...): `extract_text` writes each one in front of
 //! its paragraph as the document's numbering definitions make it. Skipped without the corpus
 //! (failed in CI), as the other corpus tests.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::{read, text, Options};
 

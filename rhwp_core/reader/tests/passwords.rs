@@ -1,7 +1,9 @@
-//! Password-protected documents (DESIGN §5 "Passwords"): the licence-noted fixtures in
+//! Password-protected documents (HWPX, HWP 3.x and HWP 5.0 encryption): the licence-noted fixtures in
 //! tests/fixtures/encrypted (password `123456`) read with their password like their
 //! unencrypted twin; without it, or with a wrong one, `password_required`, and the password
 //! appears in no message. Also HWPX packages whose part names other writers spell differently.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use rhwp_reader::text::document_text;
 use rhwp_reader::{read, read_guarded, ErrorCode, Options, Password};
@@ -354,7 +356,7 @@ fn mutated_decryption_inputs_do_not_panic() {
                 }
             }
             let outcome = std::panic::catch_unwind(|| {
-                rhwp_reader::fuzzing::decrypt(&input, &options);
+                rhwp_reader::fuzzing::run("decrypt", &input, &options);
             });
             assert!(outcome.is_ok(), "panic on a mutated decryption input");
         }

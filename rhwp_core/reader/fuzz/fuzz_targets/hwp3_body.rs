@@ -6,5 +6,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    rhwp_reader::fuzzing::hwp3_body(data, &rhwp_reader::Options::default());
+    rhwp_reader::fuzzing::run("hwp3_body", data, &rhwp_reader::Options::default());
 });

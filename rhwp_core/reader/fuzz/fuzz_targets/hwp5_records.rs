@@ -9,5 +9,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    rhwp_reader::fuzzing::hwp5_records(data, &rhwp_reader::Options::default());
+    rhwp_reader::fuzzing::run("hwp5_records", data, &rhwp_reader::Options::default());
 });

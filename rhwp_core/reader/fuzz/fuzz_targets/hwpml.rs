@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    rhwp_reader::fuzzing::hwpml(data, &rhwp_reader::Options::default());
+    rhwp_reader::fuzzing::run("hwpml", data, &rhwp_reader::Options::default());
 });

@@ -9,5 +9,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    rhwp_reader::fuzzing::hwpx_parts(data, &rhwp_reader::Options::default());
+    rhwp_reader::fuzzing::run("hwpx_parts", data, &rhwp_reader::Options::default());
 });

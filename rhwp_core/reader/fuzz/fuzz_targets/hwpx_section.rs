@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    rhwp_reader::fuzzing::hwpx_section(data, &rhwp_reader::Options::default());
+    rhwp_reader::fuzzing::run("hwpx_section", data, &rhwp_reader::Options::default());
 });

@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    rhwp_reader::fuzzing::read_file(data, &rhwp_reader::Options::default());
+    rhwp_reader::fuzzing::run("read", data, &rhwp_reader::Options::default());
 });

@@ -1,7 +1,7 @@
 //! HWP 3.x's bin data: embedded pictures kept in the extra blocks after the paragraph list
 //! (`super::bin_item` finds them by the name the model gives them).
 
-use crate::bin_data::Lookup;
+use crate::common::bin_data::Lookup;
 use crate::{Options, Result};
 
 pub fn item(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {

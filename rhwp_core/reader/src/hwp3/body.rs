@@ -123,17 +123,15 @@ impl Text {
     fn start(&mut self, attr: u8) {
         if self.attr != Some(attr) {
             self.attr = Some(attr);
-            self.runs.push(Run {
-                text: String::new(),
+            let format = crate::model::CharFormat {
                 bold: attr & 0x02 != 0,
                 italic: attr & 0x01 != 0,
                 underline: attr & 0x04 != 0,
                 strike: false,
                 superscript: attr & 0x20 != 0,
                 subscript: attr & 0x40 != 0,
-                link: None,
-                change: None,
-            });
+            };
+            self.runs.push(Run::formatted(String::new(), format, None));
         }
     }
 

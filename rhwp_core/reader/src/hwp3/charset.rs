@@ -29,7 +29,7 @@ fn table() -> &'static Table {
 }
 
 fn build() -> Table {
-    let raw = crate::hwp5::container::inflate(PACKED, 1 << 20).unwrap_or_default();
+    let raw = crate::common::inflate::inflate(PACKED, 1 << 20).unwrap_or_default();
     let mut entries = vec![NONE; 0x10000];
     let mut pool: Vec<char> = Vec::new();
     let mut pos = 0usize;

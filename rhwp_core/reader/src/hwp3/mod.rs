@@ -14,6 +14,8 @@ pub mod bin_data;
 pub mod body;
 pub mod charset;
 pub mod encryption;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzz;
 
 use crate::deferred::Deferred;
 use crate::model::{BinData, Block, Format, Metadata, PageDefinition, Section, Style};
@@ -89,10 +91,10 @@ fn read_impl(
         inflated = encryption::decrypt_body(stored, password, max)?;
         &inflated
     } else if compressed {
-        inflated = match crate::hwp5::container::inflate(stored, max) {
+        inflated = match crate::common::inflate::inflate(stored, max) {
             Ok(v) => v,
             Err(e) if e.code == ErrorCode::CorruptDocument && !options.strict => {
-                let part = crate::hwp5::container::inflate_prefix(stored, max as usize);
+                let part = crate::common::inflate::inflate_prefix(stored, max as usize);
                 doc.warnings.push(format!(
                     "the compressed body is damaged; read what precedes the damage ({})",
                     e.message
@@ -227,7 +229,7 @@ fn summary(raw: &[u8]) -> Metadata {
         last_saved_by: None,
         created: date
             .as_deref()
-            .and_then(crate::summary::korean_date)
+            .and_then(crate::common::dates::korean_date)
             .or(date),
         modified: None,
     }
@@ -295,6 +297,32 @@ fn link_pictures(blocks: &mut [Block], bin: &[BinData]) {
             }
         }
     });
+}
+
+/// HWP 3.x's entry in the table of formats (`crate::formats`).
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwp3",
+    model: Format::Hwp3,
+    sniffed: crate::common::format::Sniffed::Hwp3,
+    sniff: |bytes| bytes.starts_with(b"HWP Document File"),
+    read,
+    bin_data: bin_data_item,
+    #[cfg(any(test, feature = "fuzzing"))]
+    fuzz_layers: fuzz::LAYERS,
+};
+
+/// An item of bin data; "HWP Document File V1/V2" sniffs as 3.x but is refused by the reader,
+/// which says why.
+fn bin_data_item(
+    bytes: &[u8],
+    name: &str,
+    options: &Options,
+) -> Result<crate::common::bin_data::Lookup> {
+    if !bytes.starts_with(SIGNATURE) {
+        return read(bytes, options)
+            .map(|_| crate::common::bin_data::Lookup::Unknown { stored: Vec::new() });
+    }
+    bin_data::item(bytes, name, options)
 }
 
 #[cfg(test)]

@@ -262,12 +262,12 @@ fn truncated_at_every_97th_byte_never_panics() {
 fn inflated_body_mutations_never_panic() {
     // Flip bytes of an inflated body (the fuzz target's input) at a stride.
     let bytes = fixture("rhwp-hwp3-drawing-group.hwp");
-    let body = crate::hwp5::container::inflate_prefix(&bytes[HEAD_LEN..], 1 << 24);
+    let body = crate::common::inflate::inflate_prefix(&bytes[HEAD_LEN..], 1 << 24);
     assert!(body.len() > 1000);
     for i in (0..body.len()).step_by(31) {
         let mut b = body.clone();
         b[i] ^= 0xA5;
-        crate::fuzzing::hwp3_body(&b, &Options::default());
+        crate::fuzzing::run("hwp3_body", &b, &Options::default());
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::container::Container;
 use super::{doc_info, record};
-use crate::bin_data::{media_type, Lookup};
+use crate::common::bin_data::{media_type, Lookup};
 use crate::{ErrorCode, Options, Result};
 
 /// One DocInfo `BIN_DATA` entry: the model's item and its attribute word.

@@ -133,8 +133,8 @@ impl Ctx<'_> {
             }
             // Hidden comments (숨은 설명) are notes the page does not show. Measured on the corpus:
             // its only hidden comment (hwpswift-constitution-commentary-2007) is empty, so the
-            // readers' consensus gives no signal either way; DESIGN §3 asks for "the text the
-            // document shows", so their paragraphs are left out of the text. An Unknown block
+            // readers' consensus gives no signal either way; the text is "the text the document
+            // shows", so their paragraphs are left out of the text. An Unknown block
             // (object `hidden_comment`, no text) marks where one sits.
             b"tcmt" => {
                 out.push(Block::Unknown(Unknown {

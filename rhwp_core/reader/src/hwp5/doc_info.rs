@@ -5,18 +5,7 @@
 //! read leniently (a short record leaves the rest of its fields at zero).
 
 use super::record::{tag, Reader, Record};
-use crate::model::{BinData, Style};
-
-/// Formatting bits of one char shape (spec "글자 모양", 속성).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CharFormat {
-    pub bold: bool,
-    pub italic: bool,
-    pub underline: bool,
-    pub strike: bool,
-    pub superscript: bool,
-    pub subscript: bool,
-}
+use crate::model::{BinData, CharFormat, Style};
 
 /// How a paragraph is headed (spec "문단 모양", 속성 1 bits 23–24).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

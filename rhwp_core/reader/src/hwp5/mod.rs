@@ -19,6 +19,8 @@ pub mod distribution;
 pub mod doc_info;
 pub mod encryption;
 pub mod fields;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzz;
 pub mod record;
 pub mod summary_info;
 
@@ -201,7 +203,7 @@ fn ole_holds_chart(container: &mut Container, path: &str, compressed: bool) -> b
     let head = if raw.get(4..12) == Some(CFB_SIGNATURE) {
         &raw[4..]
     } else if compressed {
-        prefix = container::inflate_prefix(&raw, PREFIX);
+        prefix = crate::common::inflate::inflate_prefix(&raw, PREFIX);
         prefix.get(4..).unwrap_or_default()
     } else {
         return false;
@@ -468,6 +470,21 @@ fn read_section_parts(
         std::mem::take(&mut ctx.memos),
     ))
 }
+
+/// An OLE2 compound file's first bytes.
+const CFB_MAGIC: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+
+/// HWP 5.0's entry in the table of formats (`crate::formats`).
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwp",
+    model: Format::Hwp,
+    sniffed: crate::common::format::Sniffed::CompoundFile,
+    sniff: |bytes| bytes.starts_with(CFB_MAGIC),
+    read,
+    bin_data: bin_data::item,
+    #[cfg(any(test, feature = "fuzzing"))]
+    fuzz_layers: fuzz::LAYERS,
+};
 
 #[cfg(test)]
 mod chart_tests {

@@ -4,8 +4,8 @@
 //! stored stream's size), so it is never trusted to size anything: the decoded length is
 //! bounded by `Limits::max_stream_bytes` instead. Decoded only when an item is asked for.
 
-use crate::bin_data::{media_type, Lookup};
-use crate::hwpx::xml::{attrs, parse_u32, start_tag, Skipped, Span};
+use crate::common::bin_data::{media_type, Lookup};
+use crate::owpml::xml::{attrs, parse_u32, start_tag, Skipped, Span};
 use crate::{Error, Options, Result};
 use std::collections::HashMap;
 
@@ -104,11 +104,11 @@ pub fn item(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
             .as_deref()
             .map(|c| matches!(c.trim(), "true" | "1"));
         let data = match compressed {
-            Some(true) => crate::hwp5::container::inflate(&raw, limits.max_stream_bytes)?,
+            Some(true) => crate::common::inflate::inflate(&raw, limits.max_stream_bytes)?,
             Some(false) => raw,
             // Unsaid: stored as is when the bytes are a format bin data holds, else try inflating.
             None if media_type(&raw).is_some() => raw,
-            None => crate::hwp5::container::inflate(&raw, limits.max_stream_bytes).unwrap_or(raw),
+            None => crate::common::inflate::inflate(&raw, limits.max_stream_bytes).unwrap_or(raw),
         };
         return Ok(Lookup::Found {
             name: model.name.clone(),

@@ -1,16 +1,16 @@
 //! One `BODY/SECTION` into the model. HWPML's body is OWPML's ancestor element for element
 //! (`P`→`p`, `TEXT`→`run`, `CHAR`→`t`, `TABLE`/`ROW`/`CELL`→`tbl`/`tr`/`tc`, `PICTURE`→`pic`,
 //! `DRAWTEXT`→`drawText`, `FOOTNOTE`→`footNote`...): each element is renamed, with the
-//! attributes the model needs renamed and respelled, and handed to the HWPX section parser
-//! (`crate::hwpx::section::SectionBuilder`), so the two formats share one mapping to the model
+//! attributes the model needs renamed and respelled, and handed to the OWPML section parser
+//! (`crate::owpml::section::SectionBuilder`), so the two formats share one mapping to the model
 //! (block order, tables' grids, notes, headings and list markers, links, pages).
 //!
 //! Where HWPML says in an attribute what OWPML says in a child element (a cell's address and
 //! span, a hyperlink's `Command`), the child is handed over as OWPML writes it.
 
 use super::index::{escape_into, owpml_value};
-use crate::hwpx::section::{DocState, SectionBuilder, SectionInput, SectionOutput};
-use crate::hwpx::xml::{attr, attrs, own_tag, walk, Flow, Step, Tag};
+use crate::owpml::section::{DocState, SectionBuilder, SectionInput, SectionOutput};
+use crate::owpml::xml::{attr, attrs, own_tag, walk, Flow, Step, Tag};
 use crate::{Error, Result};
 
 /// How an attribute's value is carried over.

@@ -5,12 +5,12 @@
 //!
 //! `HEAD/MAPPINGTABLE`'s char shapes, paragraph shapes, numberings, bullets and styles are
 //! OWPML's `charPr`, `paraPr`, `numbering`, `bullet` and `style` under older names: they are
-//! written out in OWPML's vocabulary, and the HWPX header reader (`crate::hwpx::header`) reads
+//! written out in OWPML's vocabulary, and the OWPML header reader (`crate::owpml::header`) reads
 //! them, so formatting, headings, list markers and style names mean the same in both formats.
 
-use crate::hwpx::xml::{attr, start_tag, walk_skipping, Flow, Skipped, Span, Step, Tag};
 use crate::limits::Limits;
 use crate::model::Metadata;
+use crate::owpml::xml::{attr, start_tag, walk_skipping, Flow, Skipped, Span, Step, Tag};
 use crate::{Error, Result};
 
 /// A `BINDATALIST/BINITEM`: what pictures and OLE objects refer to (by 1-based position).
@@ -30,7 +30,7 @@ pub struct Index {
     /// `HWPML`'s `Version` (2.1 to 2.91).
     pub version: String,
     pub metadata: Metadata,
-    /// `MAPPINGTABLE` in OWPML's header vocabulary (for `crate::hwpx::header::parse`).
+    /// `MAPPINGTABLE` in OWPML's header vocabulary (for `crate::owpml::header::parse`).
     pub header: String,
     pub bin_items: Vec<BinItem>,
     /// Each `BODY/SECTION` element's bytes in the text.
@@ -183,10 +183,10 @@ impl Indexer {
             "DATE" => self.summary(Summary::Date),
             "BINITEM" => {
                 let [kind, data, format, apath, rpath] =
-                    crate::hwpx::xml::attrs(e, ["Type", "BinData", "Format", "APath", "RPath"]);
+                    crate::owpml::xml::attrs(e, ["Type", "BinData", "Format", "APath", "RPath"]);
                 self.index.bin_items.push(BinItem {
                     kind: kind.map(|v| v.into_owned()).unwrap_or_default(),
-                    data_id: data.and_then(|v| crate::hwpx::xml::parse_u32(&v)),
+                    data_id: data.and_then(|v| crate::owpml::xml::parse_u32(&v)),
                     format: format.map(|v| v.into_owned()).filter(|v| !v.is_empty()),
                     path: apath
                         .filter(|v| !v.is_empty())
@@ -228,7 +228,7 @@ impl Indexer {
             "PARASHAPE" => {
                 self.table = 1;
                 let [id, kind, id_ref, level] =
-                    crate::hwpx::xml::attrs(e, ["Id", "HeadingType", "Heading", "Level"]);
+                    crate::owpml::xml::attrs(e, ["Id", "HeadingType", "Heading", "Level"]);
                 self.entry("paraPr", &[("id", id)], false);
                 let kind = kind.map(|k| owpml_value(&k).into());
                 self.entry(
@@ -247,7 +247,7 @@ impl Indexer {
             }
             "PARAHEAD" if self.in_entry("numbering") => {
                 let [level, first, format] =
-                    crate::hwpx::xml::attrs(e, ["Level", "Start", "NumFormat"]);
+                    crate::owpml::xml::attrs(e, ["Level", "Start", "NumFormat"]);
                 let format = format.map(|f| owpml_value(&f).into());
                 self.entry(
                     "paraHead",
@@ -260,14 +260,14 @@ impl Indexer {
             }
             "BULLET" => {
                 self.table = 3;
-                let [id, ch] = crate::hwpx::xml::attrs(e, ["Id", "Char"]);
+                let [id, ch] = crate::owpml::xml::attrs(e, ["Id", "Char"]);
                 self.entry("bullet", &[("id", id), ("char", ch)], true);
                 Flow::Skip
             }
             "STYLE" => {
                 self.table = 4;
                 let [id, kind, name, eng] =
-                    crate::hwpx::xml::attrs(e, ["Id", "Type", "Name", "EngName"]);
+                    crate::owpml::xml::attrs(e, ["Id", "Type", "Name", "EngName"]);
                 let kind = kind.map(|k| owpml_value(&k).into());
                 self.entry(
                     "style",
@@ -356,7 +356,7 @@ impl Indexer {
             if matches!(which, Summary::Date) {
                 *slot = slot
                     .take()
-                    .map(|s| crate::summary::korean_date(&s).unwrap_or(s));
+                    .map(|s| crate::common::dates::korean_date(&s).unwrap_or(s));
             }
         }
     }

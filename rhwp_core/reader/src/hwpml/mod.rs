@@ -7,9 +7,9 @@
 //! - `decode`: the bytes as UTF-8 text (UTF-8 with or without BOM, UTF-16 either order; a
 //!   `DOCTYPE`'s declared entities expanded, bounded);
 //! - `index`: one walk that reads `HEAD` (its tables restated in OWPML's vocabulary for the
-//!   HWPX header reader) and lists where the sections and bin data lie;
-//! - `body`: each section, its elements renamed onto OWPML's and built by the HWPX section
-//!   parser (one mapping to the model for both formats);
+//!   OWPML header reader) and lists where the sections and bin data lie;
+//! - `body`: each section, its elements renamed onto OWPML's and built by the OWPML section
+//!   parser (`crate::owpml`, one mapping to the model for HWPX and HWPML);
 //! - `bin_data`: an item's bytes, decoded from base64 only when asked for (`get_image`).
 //!
 //! HWPML carries no cached line layout, so `Document.pages` is `None` (unknown), as for any
@@ -18,13 +18,15 @@
 pub mod bin_data;
 mod body;
 pub mod decode;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzz;
 pub mod index;
 
 use crate::deferred::Deferred;
-use crate::hwpx::header::{self, Header};
-use crate::hwpx::section::{BinRef, DocState, SectionInput};
-use crate::hwpx::xml::Skipped;
 use crate::model::{BinData, Document, Format};
+use crate::owpml::header::{self, Header};
+use crate::owpml::section::{BinRef, DocState, SectionInput};
+use crate::owpml::xml::Skipped;
 use crate::{Error, ErrorCode, Options, Result};
 use index::BinItem;
 use std::collections::HashMap;
@@ -108,7 +110,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
 fn bin_items(
     items: &[BinItem],
     text: &str,
-    stored: &[crate::hwpx::xml::Span],
+    stored: &[crate::owpml::xml::Span],
     out: &mut Vec<BinData>,
 ) -> HashMap<String, BinRef> {
     let sizes = bin_data::stored_sizes(text, stored);
@@ -155,4 +157,22 @@ fn bin_items(
         refs.insert(id.to_string(), BinRef { id, name });
     }
     refs
+}
+
+/// HWPML's entry in the table of formats (`crate::formats`).
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwpml",
+    model: Format::Hwpml,
+    sniffed: crate::common::format::Sniffed::Hwpml,
+    sniff,
+    read,
+    bin_data: bin_data::item,
+    #[cfg(any(test, feature = "fuzzing"))]
+    fuzz_layers: fuzz::LAYERS,
+};
+
+/// Whether the first bytes are HWPML's: the root element follows the XML declaration and
+/// perhaps a DOCTYPE; UTF-16 is decoded for the look.
+fn sniff(bytes: &[u8]) -> bool {
+    decode::head_text(bytes, 4096).contains("<HWPML")
 }

@@ -5,7 +5,7 @@
 //! XML parts, and a password-protected package is refused rather than read as ciphertext.
 
 use super::package::{self, Package};
-use crate::bin_data::{media_type, Lookup};
+use crate::common::bin_data::{media_type, Lookup};
 use crate::{Error, Options, Result};
 
 /// The folder HWPX packages keep bin data in.

@@ -2,9 +2,9 @@
 //! parts (sections, header, bin data), its spine gives the section order,
 //! and its metadata the title, author, dates.
 
-use super::xml::{attr, attrs, walk, Flow, Step};
 use crate::limits::Limits;
 use crate::model::Metadata;
+use crate::owpml::xml::{attr, attrs, walk, Flow, Step};
 use crate::Result;
 
 #[derive(Debug, Clone)]

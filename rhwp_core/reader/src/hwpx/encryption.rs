@@ -20,8 +20,8 @@
 //! per package, `limits::crypto`); decrypted parts inflate under the package's limits.
 
 use super::package::canonical_name;
-use super::xml;
 use crate::limits::{crypto as bounds, Limits};
+use crate::owpml::xml;
 use crate::{Error, Password, Result};
 use aes::cipher::{consts::U16, BlockCipherDecrypt, KeyInit};
 use sha1::Sha1;
@@ -430,7 +430,7 @@ pub fn decrypt_part(
     let key = keys.key(password, cipher)?;
     cbc_decrypt(key, &cipher.iv, &mut data).ok_or_else(|| wrong_password(part))?;
     // The part was deflated before it was encrypted (ODF §3.4): inflate, then check.
-    match crate::hwp5::container::inflate(&data, max) {
+    match crate::common::inflate::inflate(&data, max) {
         Ok(out) => {
             if checksum_matches(&cipher.checksum, &out) || checksum_matches(&cipher.checksum, &data)
             {

@@ -2,10 +2,8 @@
 //!
 //! - `package`: the zip, bounded by `Options::limits`; is it HWPX at all;
 //! - `content`: `Contents/content.hpf` (manifest, spine = section order, metadata);
-//! - `header`: `Contents/header.xml` (char/para properties, styles, numbering, bullets; each
-//!   entry read on demand, the model's list of styles when first asked for);
-//! - `section`: each `Contents/sectionN.xml`, streamed into blocks;
-//! - `xml`: the iterative, depth-bounded XML walk they share.
+//! - `Contents/header.xml` and each `Contents/sectionN.xml`, read by the OWPML reader HWPX shares
+//!   with HWPML (`crate::owpml`: `header`, `section`, and the XML walk `xml`).
 //!
 //! Only the parts the model needs are inflated, each once: bin data
 //! (pictures) is described from the zip directory without being read.
@@ -31,17 +29,17 @@
 pub mod bin_data;
 pub mod content;
 pub mod encryption;
-pub mod header;
+#[cfg(any(test, feature = "fuzzing"))]
+mod fuzz;
 pub mod package;
-pub mod section;
-pub mod xml;
 
 use crate::deferred::Deferred;
 use crate::model::{BinData, Document, Format};
+use crate::owpml::section::{self, BinRef, DocState, SectionInput};
+use crate::owpml::{header, xml};
 use crate::{Error, ErrorCode, Options, Result};
 use content::{section_number, PackageDocument};
 use package::{Package, CONTENT_HPF};
-use section::{BinRef, DocState, SectionInput};
 use std::collections::HashMap;
 
 pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
@@ -393,3 +391,15 @@ fn refuse_encrypted(pkg: &mut Package<'_>) -> Result<()> {
     }
     Ok(())
 }
+
+/// HWPX's entry in the table of formats (`crate::formats`).
+pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
+    name: "hwpx",
+    model: Format::Hwpx,
+    sniffed: crate::common::format::Sniffed::Zip,
+    sniff: |bytes| bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06"),
+    read,
+    bin_data: bin_data::item,
+    #[cfg(any(test, feature = "fuzzing"))]
+    fuzz_layers: fuzz::LAYERS,
+};

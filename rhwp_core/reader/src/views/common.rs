@@ -1,44 +1,37 @@
 //! What the Markdown view and its HTML fragments share (`views/_common.py`): inline pieces,
 //! placed table cells, empty paragraphs, safe links and foot/endnote labels.
 
-use super::chars::{clean, first, is_alnum, is_space, last, strip, words};
-use crate::model::{Block, Document, NoteRef, Paragraph, Run, Table, TableCell};
+use crate::common::chars::{clean, first, is_alnum, is_space, last, strip, words};
+use crate::model::{Block, CharFormat, Document, NoteRef, Paragraph, Run, Table, TableCell};
 use std::collections::{HashMap, HashSet};
 
 /// The formatting of a stretch of text (a run without its text).
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
 pub struct Format<'a> {
-    pub bold: bool,
-    pub italic: bool,
-    pub underline: bool,
-    pub strike: bool,
-    pub superscript: bool,
-    pub subscript: bool,
+    pub chars: CharFormat,
     pub link: Option<&'a str>,
 }
 
 impl<'a> Format<'a> {
     fn of(run: &'a Run) -> Self {
         Format {
-            bold: run.bold,
-            italic: run.italic,
-            underline: run.underline,
-            strike: run.strike,
-            superscript: run.superscript,
-            subscript: run.subscript,
+            chars: run.format(),
             link: run.link.as_deref(),
         }
     }
 
     /// What two formats share (the link is the same: callers check).
     fn common(self, other: Self) -> Self {
+        let (a, b) = (self.chars, other.chars);
         Format {
-            bold: self.bold && other.bold,
-            italic: self.italic && other.italic,
-            underline: self.underline && other.underline,
-            strike: self.strike && other.strike,
-            superscript: self.superscript && other.superscript,
-            subscript: self.subscript && other.subscript,
+            chars: CharFormat {
+                bold: a.bold && b.bold,
+                italic: a.italic && b.italic,
+                underline: a.underline && b.underline,
+                strike: a.strike && b.strike,
+                superscript: a.superscript && b.superscript,
+                subscript: a.subscript && b.subscript,
+            },
             link: self.link,
         }
     }
@@ -197,7 +190,7 @@ pub fn paragraph_is_empty(paragraph: &Paragraph) -> bool {
         && paragraph
             .text
             .chars()
-            .all(|c| is_space(c) || super::chars::is_forbidden(c))
+            .all(|c| is_space(c) || crate::common::chars::is_forbidden(c))
 }
 
 pub fn block_is_empty_paragraph(block: &Block) -> bool {

@@ -3,7 +3,7 @@
 //! The same tokens, the same recursive reading and the same tables, so both give the same LaTeX.
 //! It never fails: a script nested too deep comes back as escaped text.
 
-use super::chars::{is_space, squeeze};
+use crate::common::chars::{is_space, squeeze};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

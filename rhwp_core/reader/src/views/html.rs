@@ -2,11 +2,11 @@
 //! by the renderer the Markdown view's HTML fragments use (`html_fragment`), with foot- and
 //! endnotes collected at the end, linked both ways, and page headers and footers on request.
 
-use super::chars::{clean, len, squeeze, strip};
 use super::common::NoteIndex;
-use super::headings::{heading_levels, paragraph_levels};
 use super::html_fragment::{attr, text, HtmlFragment};
+use crate::common::chars::{clean, len, squeeze, strip};
 use crate::model::{Block, Document, Paragraph};
+use crate::outline::{heading_levels, paragraph_levels};
 use std::collections::HashSet;
 
 const CSS: &str = "\

@@ -3,12 +3,12 @@
 //! `HtmlRenderer(notes, for_markdown=True)`, which writes note references as
 //! `<sup>[^label]</sup>` and keeps formatting whole within words (as the Markdown around it does).
 
-use super::chars::{clean, decimal_value, is_decimal, lstrip, strip, words};
 use super::common::{
     block_is_empty_paragraph, inline_pieces, marked_heading, paragraph_is_empty, placed_cells,
     safe_url, Format, NoteIndex, Piece,
 };
 use super::equation::to_latex;
+use crate::common::chars::{clean, decimal_value, is_decimal, lstrip, strip, words};
 use crate::model::{
     Block, Equation, FormControl, ListMarker, Paragraph, Picture, Shape, Table, TableCell, Unknown,
 };
@@ -22,7 +22,7 @@ pub fn text(value: &str, out: &mut String) {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '\n' => out.push_str("<br>"),
-            c if super::chars::is_forbidden(c) => {}
+            c if crate::common::chars::is_forbidden(c) => {}
             c => out.push(c),
         }
     }
@@ -161,12 +161,12 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
         let mut inner = String::new();
         text(value, &mut inner);
         for (on, tag) in [
-            (format.subscript, "sub"),
-            (format.superscript, "sup"),
-            (format.strike, "s"),
-            (format.underline, "u"),
-            (format.italic, "em"),
-            (format.bold, "strong"),
+            (format.chars.subscript, "sub"),
+            (format.chars.superscript, "sup"),
+            (format.chars.strike, "s"),
+            (format.chars.underline, "u"),
+            (format.chars.italic, "em"),
+            (format.chars.bold, "strong"),
         ] {
             if on {
                 inner = format!("<{tag}>{inner}</{tag}>");
@@ -433,7 +433,7 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
     }
 
     fn equation(&mut self, equation: &Equation) {
-        let script = super::chars::squeeze(&clean(&equation.script));
+        let script = crate::common::chars::squeeze(&clean(&equation.script));
         if !script.is_empty() {
             let latex = attr(&to_latex(&script));
             let mut shown = String::new();

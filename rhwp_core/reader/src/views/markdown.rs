@@ -7,18 +7,18 @@
 //! Lengths are counted in bytes while rendering and turned into character offsets (Python
 //! string indices) once at the end, for the block starts.
 
-use super::chars::{self, clean, is_alnum, is_decimal, lstrip, rstrip, strip, words};
 use super::common::{
     block_is_empty_paragraph, inline_pieces, marked_heading, paragraph_is_empty, placed_cells,
     safe_url, NoteIndex, Piece,
 };
 use super::equation::to_latex;
-use super::headings::{heading_levels, paragraph_levels};
 use super::html_fragment::HtmlFragment;
 use super::markdown_inline::{delimited, escape, escape_line_start, md_formatted, wrap};
+use crate::common::chars::{self, clean, is_alnum, is_decimal, lstrip, rstrip, strip, words};
 use crate::model::{
     Block, Document, Equation, FormControl, Paragraph, Picture, Shape, Table, TableCell, Unknown,
 };
+use crate::outline::{heading_levels, paragraph_levels};
 use std::collections::HashMap;
 
 fn pipe_grid_is_simple(table: &Table, placed: &[(&TableCell, u64, u64)]) -> bool {
@@ -81,7 +81,7 @@ impl<'a> Renderer<'a> {
         if heading {
             for piece in &mut pieces {
                 if let Piece::Text(_, format) = piece {
-                    format.bold = false;
+                    format.chars.bold = false;
                 }
             }
         }

@@ -3,8 +3,8 @@
 //! literally, and formatting written as `**`/`*`/`~~` where CommonMark's flanking rules let the
 //! delimiters open and close, else as HTML tags.
 
-use super::chars::{self, clean, is_decimal, is_punct_or_symbol, is_space};
 use super::common::{safe_url, Format};
+use crate::common::chars::{self, clean, is_decimal, is_punct_or_symbol, is_space};
 
 /// `_escape`: the text cleaned, with what could open Markdown syntax backslashed (`&` only
 /// before an entity name). Every such character is ASCII, so the text is copied in stretches
@@ -72,16 +72,16 @@ pub fn escape_line_start(line: &str) -> String {
 }
 
 pub fn md_formatted(format: &Format<'_>) -> bool {
-    format.bold
-        || format.italic
-        || format.strike
-        || format.superscript
-        || format.subscript
+    format.chars.bold
+        || format.chars.italic
+        || format.chars.strike
+        || format.chars.superscript
+        || format.chars.subscript
         || format.link.is_some()
 }
 
 pub fn delimited(format: &Format<'_>) -> bool {
-    format.bold || format.italic || format.strike
+    format.chars.bold || format.chars.italic || format.chars.strike
 }
 
 /// `_can_delimit`: whether `*`/`~~` around `core` open and close under CommonMark's flanking
@@ -106,16 +106,16 @@ pub fn wrap(
     after: Option<char>,
 ) -> String {
     let mut core = core;
-    if format.subscript {
+    if format.chars.subscript {
         core = format!("<sub>{core}</sub>");
     }
-    if format.superscript {
+    if format.chars.superscript {
         core = format!("<sup>{core}</sup>");
     }
     for (on, delimiter, tag) in [
-        (format.strike, "~~", "s"),
-        (format.italic, "*", "em"),
-        (format.bold, "**", "strong"),
+        (format.chars.strike, "~~", "s"),
+        (format.chars.italic, "*", "em"),
+        (format.chars.bold, "**", "strong"),
     ] {
         if on {
             core = if can_delimit(&core, before, after) {
@@ -146,7 +146,10 @@ mod tests {
     #[test]
     fn delimiters_follow_flanking() {
         let bold = Format {
-            bold: true,
+            chars: crate::model::CharFormat {
+                bold: true,
+                ..Default::default()
+            },
             ..Format::default()
         };
         assert_eq!(wrap("a".to_owned(), &bold, None, None), "**a**");

@@ -1,23 +1,18 @@
 //! The views rendered natively from the model: Markdown (`markdown`, its escaping and inline
 //! delimiters in `markdown_inline`) and HTML (`html`), whose blocks are written by the renderer
 //! of the HTML fragments Markdown uses for complex tables (`html_fragment`); equation scripts as
-//! LaTeX (`equation`), headings found by chapter number (`headings`), what they share
-//! (`common`) and Python's string rules (`chars`, over `unicode_tables`). They reproduce
-//! `rhwp_core.views` byte for byte.
+//! LaTeX (`equation`) and what they share (`common`). They reproduce `rhwp_core.views` byte
+//! for byte. Below them: the headings (`crate::outline`), the text (`crate::text`) and Python's
+//! string rules (`crate::common::chars`).
 
-pub(crate) mod chars;
 mod common;
 mod equation;
-mod headings;
 mod html;
 mod html_fragment;
 mod markdown;
 mod markdown_inline;
-// Generated data, kept in the generator's compact layout.
-#[rustfmt::skip]
-mod unicode_tables;
 
+pub use crate::outline::{heading_levels, outline_headings, HeadingAt};
 pub use equation::to_latex;
-pub use headings::{heading_levels, outline_headings, HeadingAt};
 pub use html::{render_html, render_html_with_levels};
 pub use markdown::{render_block_markdown, render_markdown, render_markdown_with_levels};

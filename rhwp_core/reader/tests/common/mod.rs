@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests: where the corpus is, what code each kind of
 //! bad file must get, and how to build HWP 5.0 records by hand.
+// Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)] // each test crate uses its own subset
 
 use rhwp_reader::ErrorCode;
@@ -31,7 +33,9 @@ pub fn corpus_dir() -> Option<PathBuf> {
     found
 }
 
-/// The codes DESIGN §4 calls for, by the kind of hostile file
+/// The error code each kind of hostile file must get (password-protected: `password_required`;
+/// HWP 1.x/2.x, DRM, not an HWP at all: `unsupported_format`; truncated or damaged:
+/// `corrupt_document`; a bomb or absurd nesting: `too_large` or `corrupt_document`),
 /// (as `tools/corpus_report.py::expected_codes` judges them).
 pub fn expected_codes(name: &str) -> &'static [ErrorCode] {
     let n = name.to_ascii_lowercase();

@@ -164,7 +164,7 @@ fn overlapped_characters_are_read_from_their_attribute() {
 
 fn run_with_header(xml: &str, header: &str) -> SectionOutput {
     let limits = Limits::default();
-    let header = crate::hwpx::header::parse(header.as_bytes(), &limits).unwrap();
+    let header = crate::owpml::header::parse(header.as_bytes(), &limits).unwrap();
     let bins = HashMap::new();
     let charts = HashMap::new();
     let input = SectionInput {

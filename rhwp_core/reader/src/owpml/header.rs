@@ -9,20 +9,9 @@ use super::xml::{
 };
 use crate::deferred::Deferred;
 use crate::limits::Limits;
-use crate::model::{Style, TrackedChange};
+use crate::model::{CharFormat, Style, TrackedChange};
 use crate::Result;
 use std::cell::OnceCell;
-
-/// The character formatting the model keeps.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CharStyle {
-    pub bold: bool,
-    pub italic: bool,
-    pub underline: bool,
-    pub strike: bool,
-    pub superscript: bool,
-    pub subscript: bool,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeadingKind {
@@ -70,7 +59,7 @@ pub struct Header {
     text: Vec<u8>,
     max_depth: u32,
     max_elements: u64,
-    char_props: Table<CharStyle>,
+    char_props: Table<CharFormat>,
     para_props: Table<Option<Heading>>,
     numberings: Table<Option<Numbering>>,
     bullets: Table<Option<String>>,
@@ -165,7 +154,7 @@ impl<T> Table<T> {
 }
 
 impl Header {
-    pub fn char_style(&self, id: Option<u32>) -> CharStyle {
+    pub fn char_style(&self, id: Option<u32>) -> CharFormat {
         id.and_then(|id| {
             self.char_props
                 .get(&self.text, id, |e| self.read_char_style(e))
@@ -276,8 +265,8 @@ impl Header {
         let _ = walk(entry, PART, self.max_depth, self.max_elements, visit);
     }
 
-    fn read_char_style(&self, entry: &[u8]) -> CharStyle {
-        let mut cs = CharStyle::default();
+    fn read_char_style(&self, entry: &[u8]) -> CharFormat {
+        let mut cs = CharFormat::default();
         each_tag_within(entry, |name, tag| {
             match name {
                 "bold" => cs.bold = true,
@@ -574,9 +563,9 @@ mod tests {
         assert!(cs(1).bold && !cs(1).italic, "at its own position");
         assert!(cs(2).italic && !cs(2).bold);
         assert!(!cs(0).bold && !cs(0).italic);
-        assert_eq!(cs(3), CharStyle::default(), "not a charPr");
+        assert_eq!(cs(3), CharFormat::default(), "not a charPr");
         assert!(cs(5).italic && !cs(5).bold, "the last of duplicates");
-        assert_eq!(cs(9), CharStyle::default());
+        assert_eq!(cs(9), CharFormat::default());
         // Asked again: the same answers, from what was read.
         assert!(cs(2).italic && cs(1).bold);
         let hd = h.heading(Some(1)).unwrap();

@@ -3,9 +3,9 @@
 //! close into.
 
 use super::{Frame, Parser};
-use crate::hwp5::body::{CellLines, TablePages};
-use crate::hwpx::xml::{attr, attr_flag, attrs_u32, Tag};
+use crate::common::lines::{CellLines, TablePages};
 use crate::model::{Block, Provenance, Table, TableCell};
+use crate::owpml::xml::{attr, attr_flag, attrs_u32, Tag};
 use crate::Result;
 
 pub(super) struct TableBuilder {

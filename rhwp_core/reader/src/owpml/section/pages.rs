@@ -3,8 +3,8 @@
 //! where a page starts; `set_page` gives finished blocks their page.
 
 use super::{DocState, Frame, ParaBuilder, Parser};
-use crate::hwpx::xml::{attr_u32, attrs, attrs_u32, parse_u32, Tag};
 use crate::model::{Block, PageDefinition};
+use crate::owpml::xml::{attr_u32, attrs, attrs_u32, parse_u32, Tag};
 
 impl Parser<'_> {
     #[inline]

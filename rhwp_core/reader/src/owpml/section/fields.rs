@@ -22,9 +22,9 @@
 //! deleted.
 
 use super::{Capture, Frame, ParaBuilder, Parser};
-use crate::hwpx::xml::{attr, attr_u32, attrs, Tag};
 use crate::limits::MAX_OPEN_FIELDS;
 use crate::model::{Block, Field, Furniture, Provenance, Run};
+use crate::owpml::xml::{attr, attr_u32, attrs, Tag};
 
 /// A string parameter of a field the model keeps.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -442,7 +442,7 @@ fn guide_from_command(command: &str) -> Option<String> {
 /// The target of a hyperlink field from its `Command` parameter, which
 /// reads `target;flags...` with `\` escaping `:` and `;` inside the target.
 fn link_target(command: &str) -> Option<String> {
-    let mut out = crate::field::unescaped_target(command);
+    let mut out = crate::model::field::unescaped_target(command);
     // Hancom appends `|-` style suffixes to some targets.
     if let Some(i) = out.find('|') {
         out.truncate(i);

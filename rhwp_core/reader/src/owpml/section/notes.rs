@@ -3,8 +3,8 @@
 //! reference (kind, number, offset) in the paragraph that anchors it.
 
 use super::{Frame, Parser};
-use crate::hwpx::xml::{attr, attr_u32, Tag};
 use crate::model::{Block, Furniture, NoteRef, Provenance};
+use crate::owpml::xml::{attr, attr_u32, Tag};
 use crate::Result;
 
 pub(super) struct FurnitureBuilder {

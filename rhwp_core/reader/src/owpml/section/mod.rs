@@ -33,9 +33,10 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-use super::header::{CharStyle, Header};
+use super::header::Header;
 use super::xml::{attr, walk, Flow, Step, Tag};
 use crate::limits::Limits;
+use crate::model::CharFormat;
 use crate::model::{
     Block, Field, Furniture, ListMarker, NoteRef, Provenance, Run, Section, TableCell,
     TrackedChange,
@@ -104,7 +105,7 @@ struct ParaBuilder {
     break_before: Option<String>,
     /// Blocks of the objects anchored in this paragraph, in order.
     objects: Vec<Block>,
-    char_style: CharStyle,
+    char_style: CharFormat,
     section_level: bool,
     /// Directly in a table cell: its lines say where the cell runs on to another page.
     in_cell: bool,
@@ -181,7 +182,7 @@ struct Parser<'a> {
     columns: u32,
     first_para_in_section: bool,
     /// The lines of each open table cell, innermost last.
-    cell_lines: Vec<crate::hwp5::body::CellLines>,
+    cell_lines: Vec<crate::common::lines::CellLines>,
 }
 
 pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
@@ -224,7 +225,7 @@ fn outline_numbering(text: &[u8]) -> Option<u32> {
 /// A section built from elements another walk hands over one by one, in OWPML's vocabulary:
 /// HWPML's body is OWPML's ancestor, element for element (`P`/`p`, `TEXT`/`run`, `CHAR`/`t`,
 /// `TABLE`/`tbl`...), so its reader renames what it reads and lets this parser build the model
-/// (`crate::hwpml::body`) rather than keeping a second copy of every mapping.
+/// (HWPML's body reader) rather than keeping a second copy of every mapping.
 pub struct SectionBuilder<'a> {
     parser: Parser<'a>,
 }

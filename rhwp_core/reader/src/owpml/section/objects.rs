@@ -5,10 +5,10 @@
 //! captions of objects and tables.
 
 use super::{BinRef, Capture, Frame, Parser};
-use crate::hwpx::xml::{attr, attrs, attrs_u32, Tag};
 use crate::model::{
     Block, Equation, FormControl, Paragraph, Picture, Provenance, Run, Shape, Unknown,
 };
+use crate::owpml::xml::{attr, attrs, attrs_u32, Tag};
 use crate::Result;
 
 pub(super) enum ObjectKind {

@@ -6,10 +6,11 @@
 use super::fields::is_deleted;
 use super::pages::set_page;
 use super::{Frame, ParaBuilder, Parser};
-use crate::hwpx::header::{CharStyle, HeadingKind};
-use crate::hwpx::xml::{attr_u32, attrs, Tag};
+use crate::model::CharFormat;
 use crate::model::{Block, ListMarker, Paragraph, Provenance, Run};
 use crate::numbering::{bullet_char, expand_template, write_number, NumberStyle};
+use crate::owpml::header::HeadingKind;
+use crate::owpml::xml::{attr_u32, attrs, Tag};
 
 impl Parser<'_> {
     #[inline]
@@ -98,7 +99,7 @@ impl Parser<'_> {
             note_refs: Vec::new(),
             break_before,
             objects: Vec::new(),
-            char_style: CharStyle::default(),
+            char_style: CharFormat::default(),
             section_level,
             in_cell,
             pending_tables: Vec::new(),
@@ -186,14 +187,7 @@ impl Parser<'_> {
         p.chars += t.chars().count() as u32;
         let cs = p.char_style;
         if let Some((_, last)) = p.runs.last() {
-            let same = last.bold == cs.bold
-                && last.italic == cs.italic
-                && last.underline == cs.underline
-                && last.strike == cs.strike
-                && last.superscript == cs.superscript
-                && last.subscript == cs.subscript
-                && last.link.as_deref() == link
-                && last.change.is_none();
+            let same = last.format() == cs && last.link.as_deref() == link && last.change.is_none();
             if same {
                 return;
             }
@@ -223,12 +217,7 @@ impl Parser<'_> {
         let mut run = run_of(cs, link);
         run.change = change;
         if let Some((_, last)) = p.runs.last_mut() {
-            let same = last.bold == run.bold
-                && last.italic == run.italic
-                && last.underline == run.underline
-                && last.strike == run.strike
-                && last.superscript == run.superscript
-                && last.subscript == run.subscript
+            let same = last.format() == run.format()
                 && last.link == run.link
                 && last.change.as_ref().map(|c| (&c.kind, &c.author, &c.time))
                     == run.change.as_ref().map(|c| (&c.kind, &c.author, &c.time));
@@ -316,18 +305,8 @@ impl Parser<'_> {
     }
 }
 
-fn run_of(cs: CharStyle, link: Option<&str>) -> Run {
-    Run {
-        text: String::new(),
-        bold: cs.bold,
-        italic: cs.italic,
-        underline: cs.underline,
-        strike: cs.strike,
-        superscript: cs.superscript,
-        subscript: cs.subscript,
-        link: link.map(str::to_string),
-        change: None,
-    }
+fn run_of(cs: CharFormat, link: Option<&str>) -> Run {
+    Run::formatted(String::new(), cs, link.map(str::to_string))
 }
 
 /// Bullets often use private-use code points of symbol fonts; show those as a plain bullet.

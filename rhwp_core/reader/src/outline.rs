@@ -1,5 +1,6 @@
-//! Headings as a reader sees them, for the outline and the views (one implementation: Python's
-//! `navigation.outline` asks for `heading_levels` through the native layer).
+//! The document's outline: headings as a reader sees them, read from the model for the outline
+//! and the views (one implementation: Python's `navigation.outline` asks for `heading_levels`
+//! through the native layer). Not a view itself: the views depend on it, never the reverse.
 //!
 //! Korean official documents mark their structure by numbering more than by outline styles, so
 //! the evidence, strongest first:
@@ -26,7 +27,7 @@
 //! A displayed paragraph number (numbering, `Paragraph::list`) counts as the start of the line.
 //! Deterministic and linear in the number of top-level blocks.
 
-use super::chars::{is_decimal, is_space, len, lstrip, rstrip, strip};
+use crate::common::chars::{is_decimal, is_space, len, lstrip, rstrip, strip};
 use crate::model::{Block, Document, Paragraph};
 use std::collections::HashMap;
 

@@ -1,0 +1,16 @@
+//! What several formats (and the layers above them) share, naming no format: what a format is
+//! to the reader (`format`) and what its bin data answers (`bin_data`), raw deflate
+//! (`inflate`), the line-layout bookkeeping of tables that run on to further pages (`lines`),
+//! dates as documents write them (`dates`), and Python's string rules (`chars`, over
+//! `unicode_tables`) that the text and the views follow.
+
+pub mod bin_data;
+pub mod chars;
+pub mod dates;
+pub mod format;
+pub mod inflate;
+pub mod lines;
+// Generated data (rhwp_core/scripts/gen_view_unicode_tables.py), kept in the generator's
+// compact layout.
+#[rustfmt::skip]
+mod unicode_tables;
