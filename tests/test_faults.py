@@ -397,7 +397,7 @@ def test_sdk_client_killed_mid_call_leaves_no_server_behind(tmp_path: Path) -> N
     finally:
         if client.poll() is None:
             client.kill()
-            client.wait()
+        client.communicate()  # reaps it and closes its pipe
         if server and not _gone(server):
             os.kill(server, signal.SIGKILL)
     err = errlog.read_text(encoding="utf-8", errors="replace")

@@ -219,7 +219,7 @@ def test_streamable_http(standalone: Path, no_python: dict[str, str]) -> None:
         anyio.run(session_calls)
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        server.communicate(timeout=30)  # reaps it and closes its pipe
 
 
 def _startup_seconds(command: list[str], env: dict[str, str]) -> float:
@@ -244,6 +244,7 @@ def _startup_seconds(command: list[str], env: dict[str, str]) -> float:
     elapsed = time.perf_counter() - started
     server.stdin.close()
     server.wait(timeout=30)
+    server.stdout.close()
     return elapsed
 
 

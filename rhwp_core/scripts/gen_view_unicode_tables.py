@@ -1,4 +1,4 @@
-"""Write rhwp_core/reader/src/views/unicode_tables.rs: the character classes the Python views use.
+"""Write rhwp_core/reader/src/common/unicode_tables.rs: the character classes the Python views use.
 
 The native views must give byte-for-byte the Python views' output, and those decide with
 Python's own Unicode data (``unicodedata.category`` for punctuation, ``str.isalnum``,
@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "reader" / "src" / "views" / "unicode_tables.rs"
+OUT = Path(__file__).resolve().parents[1] / "reader" / "src" / "common" / "unicode_tables.rs"
 
 
 def _ranges(test: Callable[[str], bool]) -> list[tuple[int, int]]:

@@ -196,7 +196,7 @@ impl NativeDocument {
     }
 
     /// Each top-level body block's heading level, None when it is no heading: outline styles,
-    /// the document's table of contents, the numbering ladder (`rhwp_reader::views::headings`).
+    /// the document's table of contents, the numbering ladder (`rhwp_reader::outline`).
     fn heading_levels(&self) -> Vec<Option<u8>> {
         rhwp_reader::views::heading_levels(&self.doc)
     }

@@ -100,27 +100,28 @@ def converse(env, request):
     """Raw JSON-RPC over the real stdio pipes: initialize, one request, then close stdin.
 
     Returns every stdout line (all must be JSON-RPC), the exit code and stderr."""
-    process = subprocess.Popen(
-        command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd()
-    )
     lines = []
-    try:
-        for message in (INIT, INITIALIZED, request):
-            process.stdin.write(json.dumps(message).encode() + b"\n")
-            process.stdin.flush()
-            if "id" in message:
-                while True:
-                    line = process.stdout.readline()
-                    assert line, process.stderr.read().decode()
-                    lines.append(line.decode())
-                    if json.loads(line).get("id") == message["id"]:
-                        break
-        process.stdin.close()  # the client goes away: the server must exit by itself, cleanly
-        process.wait(timeout=30)
-        rest, err = process.stdout.read(), process.stderr.read()
-    finally:
-        if process.poll() is None:
-            process.kill()
+    # As a context manager the process's pipes are closed and the process reaped whatever happens.
+    with subprocess.Popen(
+        command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd()
+    ) as process:
+        try:
+            for message in (INIT, INITIALIZED, request):
+                process.stdin.write(json.dumps(message).encode() + b"\n")
+                process.stdin.flush()
+                if "id" in message:
+                    while True:
+                        line = process.stdout.readline()
+                        assert line, process.stderr.read().decode()
+                        lines.append(line.decode())
+                        if json.loads(line).get("id") == message["id"]:
+                            break
+            process.stdin.close()  # the client goes away: the server must exit by itself, cleanly
+            process.wait(timeout=30)
+            rest, err = process.stdout.read(), process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
     lines += rest.decode().splitlines()
     return [json.loads(line) for line in lines if line.strip()], process.returncode, err.decode()
 

@@ -11,10 +11,10 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, AsyncExitStack
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractContextManager, AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import anyio
 import httpx
@@ -49,14 +49,23 @@ def document(tmp_path: Path) -> Path:
     return path
 
 
-def _client(url: str, headers: dict[str, str] | None = None):
+@asynccontextmanager
+async def _client(url: str, headers: dict[str, str] | None = None) -> AsyncIterator[tuple[Any, ...]]:
+    """The SDK's streamable-HTTP client streams; with mcp 2.x over an httpx client this owns and
+    closes (the SDK leaves a client it is given open, and its sockets would leak)."""
     try:
         from mcp.client.streamable_http import streamable_http_client
     except ImportError:  # mcp 1.x
         from mcp.client.streamable_http import streamablehttp_client
 
-        return streamablehttp_client(url, headers=headers)
-    return streamable_http_client(url, http_client=httpx.AsyncClient(headers=headers or {}))
+        async with streamablehttp_client(url, headers=headers) as streams:
+            yield streams
+        return
+    async with (
+        httpx.AsyncClient(headers=headers or {}) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
 
 
 def _text(result) -> str:

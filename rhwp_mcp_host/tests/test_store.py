@@ -159,4 +159,4 @@ def test_the_store_lock_excludes_other_processes(tmp_path):
         assert time.monotonic() - again < 1.0
     finally:
         holder.kill()
-        holder.wait()
+        holder.communicate()  # reaps it and closes its pipe

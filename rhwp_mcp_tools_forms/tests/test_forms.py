@@ -284,7 +284,7 @@ def test_get_fields_over_the_stdio_server() -> None:
             result = await client.call_tool(
                 "get_fields", {"path": fixture("hwplib-getting_clickhere_text.hwp"), "kind": "click_here"}
             )
-            assert not getattr(result, "is_error", None) and not getattr(result, "isError", None)
+            assert not result.is_error  # (isError is deprecated: reading it warns)
             payload: dict[str, Any] = json.loads(result.content[0].text)  # type: ignore[union-attr]
             return payload
 

@@ -258,7 +258,7 @@ def test_search_over_the_stdio_server(corpus_dir: Path) -> None:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
             await client.initialize()
             result = await client.call_tool("search", {"path": _path(KWATER, corpus_dir), "query": "사 업 명"})
-            assert not getattr(result, "is_error", None) and not getattr(result, "isError", None)
+            assert not result.is_error  # (isError is deprecated: reading it warns)
             payload: dict[str, Any] = json.loads(result.content[0].text)  # type: ignore[union-attr]
             return payload
 

@@ -1,6 +1,6 @@
 """Heading levels for the oracle views.
 
-The product finds headings natively (``rhwp_reader::views::headings``: outline styles, the table
+The product finds headings natively (``rhwp_reader::outline``: outline styles, the table
 of contents, the numbering ladder) and ``test_views_native.py`` hands those levels to the oracle,
 so the oracle checks how headings are *rendered*, not which ones are found (that is tested on its
 own, in Rust and in ``test_outline.py``). For IR built by hand (the showcase) there is no native
