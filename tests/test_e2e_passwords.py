@@ -43,7 +43,8 @@ def _text(result: Any) -> str:
 
 
 def _is_error(result: Any) -> bool:
-    return bool(getattr(result, "is_error", None) or getattr(result, "isError", False))
+    # mcp 2.x: is_error (its old isError warns when read); 1.x: isError only.
+    return bool(result.is_error if hasattr(result, "is_error") else result.isError)
 
 
 async def _walk(session: ClientSession, tool: str, arguments: dict[str, Any]) -> list[str]:

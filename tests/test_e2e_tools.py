@@ -320,7 +320,7 @@ def test_the_same_calls_over_streamable_http() -> None:
         anyio.run(main)
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.communicate(timeout=10)  # reaps it and closes its pipe
 
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"

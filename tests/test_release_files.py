@@ -240,7 +240,9 @@ async def _mcp_session(url: str, token: str, inside: str) -> tuple[set[str], dic
 
     def payload(result: Any) -> dict[str, Any]:
         text = "".join(getattr(block, "text", "") for block in result.content)
-        return {"is_error": bool(getattr(result, "is_error", getattr(result, "isError", False))), **json.loads(text)}
+        # mcp 2.x: is_error (its old isError warns when read); 1.x: isError only.
+        failed = result.is_error if hasattr(result, "is_error") else result.isError
+        return {"is_error": bool(failed), **json.loads(text)}
 
     return tools, payload(under_root), payload(outside)
 
@@ -356,6 +358,7 @@ def test_the_image_install_and_start_steps_serve_every_tool(tmp_path: Path) -> N
         finally:
             if server.poll() is None:
                 server.kill()
+            server.communicate()  # reaps it and closes its pipe
 
 
 # -- server.json for the MCP Registry -----------------------------------------------------------

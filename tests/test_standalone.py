@@ -89,7 +89,8 @@ def _text(result: Any) -> str:
 
 
 def _is_error(result: Any) -> bool:
-    return bool(getattr(result, "is_error", None) or getattr(result, "isError", None))
+    # mcp 2.x: is_error (its old isError warns when read); 1.x: isError only.
+    return bool(result.is_error if hasattr(result, "is_error") else result.isError)
 
 
 def _packs_and_tools(command: Path, env: dict[str, str]) -> tuple[list[dict[str, Any]], set[str]]:

@@ -126,7 +126,9 @@ def test_streamable_http_on_a_real_socket(subprocess_env, tmp_path):
             process.wait(timeout=20)
         except subprocess.TimeoutExpired:
             process.kill()
-    assert b"/mcp" in process.stderr.read()
+    with process.stderr:  # closed once read
+        said = process.stderr.read()
+    assert b"/mcp" in said
 
 
 INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"

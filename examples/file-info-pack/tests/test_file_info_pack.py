@@ -20,7 +20,10 @@ def test_lists_its_three_tools_with_titles(session):
     tools = {t.name: t for t in session.list_tools()}
     assert set(tools) == {"file_info", "read_text", "list_directory"}
     assert tools["file_info"].title == "File info"
-    assert tools["file_info"].annotations.readOnlyHint is True
+    annotations = tools["file_info"].annotations
+    # mcp 2.x names the hint read_only_hint (reading readOnlyHint there warns); 1.x has only readOnlyHint.
+    read_only = annotations.read_only_hint if hasattr(annotations, "read_only_hint") else annotations.readOnlyHint
+    assert read_only is True
 
 
 def test_file_info_reports_size_hash_and_type(session, tmp_path):

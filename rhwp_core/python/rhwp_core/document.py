@@ -15,7 +15,9 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
+
+from typing_extensions import TypedDict
 
 from . import _native
 from .errors import HwpError, from_native, opening
@@ -148,6 +150,42 @@ def _keep_ir_of(doc: Document) -> None:
             old._ir = None
 
 
+class DocumentSummary(TypedDict):
+    # What Document.summary() answers, key by key in its order: format, counts, metadata, page
+    # count, warnings. The core pack's parse_hwp_summary returns it with the outline added, so the
+    # shape is said here once. (No docstring: a TypedDict's becomes its JSON Schema description.)
+    format: str
+    version: str
+    schema_version: str
+    sections: int
+    paragraphs: int
+    tables: int
+    pictures: int
+    equations: int
+    shapes: int
+    form_controls: int
+    fields: int
+    other_objects: int
+    characters: int
+    headers: int
+    footers: int
+    footnotes: int
+    endnotes: int
+    memos: int
+    pages: int | None
+    compressed: bool
+    distribution: bool
+    title: str | None
+    subject: str | None
+    author: str | None
+    keywords: str | None
+    created: str | None
+    modified: str | None
+    bin_data: int
+    warnings: list[str]
+    rhwp_core_version: str
+
+
 class Document:
     """A parsed HWP or HWPX document. Immutable; safe to share between threads."""
 
@@ -276,11 +314,11 @@ class Document:
             found = self._places[include_furniture] = places(self.block_texts(include_furniture), starts, ir)
         return found
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> DocumentSummary:
         """Format, counts, metadata, page count and warnings, plus ``rhwp_core_version``."""
         from . import __version__
 
-        data: dict[str, Any] = json.loads(self._native.summary_json())
+        data: DocumentSummary = json.loads(self._native.summary_json())
         data["rhwp_core_version"] = __version__
         return data
 

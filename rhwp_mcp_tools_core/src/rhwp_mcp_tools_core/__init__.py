@@ -16,13 +16,15 @@ import json
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
-from rhwp_core.document import Document, Scope
+from rhwp_core.document import Document, DocumentSummary, Scope
 from rhwp_core.navigation import Heading
 from typing_extensions import NotRequired, TypedDict
 
 import rhwp_core
 from rhwp_mcp_host import (
     FilePath,
+    MaxChars,
+    Offset,
     Pages,
     Register,
     ToolFailure,
@@ -44,45 +46,10 @@ from .parts import split_block
 # rhwp_core.ir.BlockKind, spelled out: the schema is built when the server starts, and the IR's
 # models take a third of a second to build (tests/test_e2e_tools.py holds the two equal).
 BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "form_control", "unknown"]
-Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
-MaxChars = Annotated[
-    int | None,
-    Field(ge=1, description="At most this many characters of content (lowered to the server's cap; default: the cap)."),
-]
 MAX_OUTLINE = 200
 
 
-class Summary(TypedDict):
-    format: str
-    version: str
-    schema_version: str
-    sections: int
-    paragraphs: int
-    tables: int
-    pictures: int
-    equations: int
-    shapes: int
-    form_controls: int
-    fields: int
-    other_objects: int
-    characters: int
-    headers: int
-    footers: int
-    footnotes: int
-    endnotes: int
-    memos: int
-    pages: int | None
-    compressed: bool
-    distribution: bool
-    title: str | None
-    subject: str | None
-    author: str | None
-    keywords: str | None
-    created: str | None
-    modified: str | None
-    bin_data: int
-    warnings: list[str]
-    rhwp_core_version: str
+class Summary(DocumentSummary):
     path: str
     outline: list[Heading]
     outline_truncated: bool
@@ -136,7 +103,7 @@ def parse_hwp_summary(path: FilePath) -> Summary:
     phase(0, 3, "reading the document")
     doc = _load(path)
     phase(1, 3, "summarising")
-    summary: dict[str, Any] = doc.summary()
+    summary: dict[str, Any] = dict(doc.summary())
     summary["path"] = caller_source(path)
     phase(2, 3, "placing the outline")
     headings = doc.outline()

@@ -11,16 +11,20 @@ from typing import TYPE_CHECKING, Annotated
 
 from pydantic import Field
 
-from rhwp_mcp_host import FilePath, Pages, Register, current_password, hookimpl, next_call_of, page_text
+from rhwp_mcp_host import (
+    FilePath,
+    MaxChars,
+    Offset,
+    Pages,
+    Register,
+    current_password,
+    hookimpl,
+    next_call_of,
+    page_text,
+)
 
 if TYPE_CHECKING:
     from rhwp_core import Document
-
-Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
-MaxChars = Annotated[
-    int | None,
-    Field(ge=1, description="At most this many characters of content (lowered to the server's cap; default: the cap)."),
-]
 
 
 def _load(path: str) -> Document:

@@ -226,6 +226,15 @@ Pages = Annotated[
 ]
 """A tool's page selection parameter, for tools over paged documents (the pack parses it)."""
 
+Offset = Annotated[int, Field(ge=0, description="Where to start: 0, or the offset a previous page named.")]
+"""A paged tool's ``offset`` parameter: where :func:`page_text` / :func:`page_list` start."""
+
+MaxChars = Annotated[
+    int | None,
+    Field(ge=1, description="At most this many characters of content (lowered to the server's cap; default: the cap)."),
+]
+"""A text tool's ``max_chars`` parameter, as :func:`page_text` takes it (never above the server's cap)."""
+
 
 PATH_DESCRIPTION = (
     "The document: a path on the machine where the server runs (absolute, or a file:// URI), "
