@@ -421,7 +421,7 @@ def test_server_json_matches_the_distributions() -> None:
         assert oci["identifier"] == f"ghcr.io/{owner}/rhwp-mcp:{server['version']}"
     # Every variable and flag offered is one the host reads.
     host_source = "\n".join(
-        p.read_text(encoding="utf-8") for p in (ROOT / "rhwp_mcp_host" / "src" / "rhwp_mcp_host").glob("*.py")
+        p.read_text(encoding="utf-8") for p in (ROOT / "rhwp_mcp_host" / "src" / "rhwp_mcp_host").rglob("*.py")
     )
     for entry in server["packages"]:
         for variable in entry.get("environmentVariables", []):
