@@ -157,9 +157,27 @@ fn follow(
     Ok(chain)
 }
 
-/// The first sector `table` (a FAT or the mini FAT) points at from two places, and how many
-/// such second links it holds. Links to `count` and past lead nowhere a chain is read from.
-fn shared_links(table: &[u32], count: u32) -> Option<(u32, usize)> {
+/// Sectors that two chains share: the first one `table` (a FAT or the mini FAT) points at from
+/// two places, and how many such second links it holds. Links to `count` and past lead nowhere
+/// a chain is read from.
+struct Shared {
+    /// "sector" or "mini sector".
+    unit: &'static str,
+    first: u32,
+    links: usize,
+}
+
+impl std::fmt::Display for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "points at {} {} twice", self.unit, self.first)?;
+        if self.links > 1 {
+            write!(f, " ({} sectors so in all)", self.links)?;
+        }
+        f.write_str(": each stream is read along its own chain")
+    }
+}
+
+fn shared_links(table: &[u32], count: u32, unit: &'static str) -> Option<Shared> {
     let mut pointed = Visited::new(count);
     let mut first = None;
     let mut links = 0usize;
@@ -169,7 +187,7 @@ fn shared_links(table: &[u32], count: u32) -> Option<(u32, usize)> {
             first.get_or_insert(to);
         }
     }
-    first.map(|first| (first, links))
+    first.map(|first| Shared { unit, first, links })
 }
 
 /// Mini sectors in a mini stream of `len` bytes.
@@ -236,10 +254,10 @@ impl<'a> Compound<'a> {
         compound.fat = compound.read_fat();
         // Chains that merge or run into one another: what a strict reader refuses the whole
         // file for.
-        if let Some((first, links)) = shared_links(&compound.fat, num_sectors) {
-            compound.warnings.push(format!(
-                "the compound file's FAT points at sector {first} twice ({links} such links in all): each stream is read along its own chain"
-            ));
+        if let Some(shared) = shared_links(&compound.fat, num_sectors, "sector") {
+            compound
+                .warnings
+                .push(format!("the compound file's FAT {shared}"));
         }
 
         let directory = follow(&compound.fat, u32_at(bytes, 0x30), num_sectors, None)
@@ -250,11 +268,9 @@ impl<'a> Compound<'a> {
             Err(why) => Some(format!(
                 "the compound file's mini stream cannot be read ({why}): streams under 4096 bytes are unreadable"
             )),
-            Ok(mini) => shared_links(&mini.fat, mini_sector_count(mini.len)).map(|(first, links)| {
-                format!(
-                    "the compound file's mini FAT points at mini sector {first} twice ({links} such links in all): each stream is read along its own chain"
-                )
-            }),
+            Ok(mini) => shared_links(&mini.fat, mini_sector_count(mini.len), "mini sector")
+                .map(|shared| format!("the compound file's mini FAT {shared}")),
+
         };
         compound.warnings.extend(note);
         Ok(compound)
@@ -591,5 +607,109 @@ impl<'a> Compound<'a> {
             self.copy_sector(sector, (at % per_sector) * MINI_SECTOR_LEN, take, &mut out);
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Cursor, Write};
+
+    /// A compound file the `cfb` crate writes, of `version`, holding `streams`.
+    fn written(version: cfb::Version, streams: &[(&str, Vec<u8>)]) -> Vec<u8> {
+        let mut file =
+            cfb::CompoundFile::create_with_version(version, Cursor::new(Vec::new())).unwrap();
+        for (path, data) in streams {
+            if let Some((dir, _)) = path.rsplit_once('/') {
+                file.create_storage_all(dir).unwrap();
+            }
+            file.create_stream(path).unwrap().write_all(data).unwrap();
+        }
+        file.flush().unwrap();
+        file.into_inner().into_inner()
+    }
+
+    fn pattern(len: usize, seed: u8) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+            .collect()
+    }
+
+    #[test]
+    fn both_sector_sizes_and_both_allocators() {
+        let streams = vec![
+            ("Small", pattern(300, 1)),
+            ("Cutoff", pattern(4096, 2)),
+            ("Storage/Large", pattern(70_000, 3)),
+            ("Storage/Inner/Tiny", pattern(1, 4)),
+            ("Empty", Vec::new()),
+        ];
+        for version in [cfb::Version::V3, cfb::Version::V4] {
+            let bytes = written(version, &streams);
+            let compound = Compound::open(&bytes, 100).unwrap();
+            assert!(compound.warnings().is_empty(), "{:?}", compound.warnings());
+            for (path, data) in &streams {
+                assert_eq!(
+                    &compound.read_stream(path).unwrap(),
+                    data,
+                    "{version:?} {path}"
+                );
+            }
+            // Names compare case-insensitively; storages are not streams.
+            assert_eq!(compound.read_stream("storage/LARGE").unwrap(), streams[2].1);
+            assert!(!compound.is_stream("Storage"));
+            assert_eq!(
+                compound.stream_names("Storage"),
+                vec![("Large".to_string(), 70_000)]
+            );
+            assert!(compound.read_stream("Missing").is_err());
+        }
+    }
+
+    #[test]
+    fn a_fat_beyond_the_header_difat() {
+        // Over 109 FAT sectors (7 MB in 512-byte sectors): the rest are listed by DIFAT sectors.
+        let big = pattern(8 << 20, 5);
+        let bytes = written(cfb::Version::V3, &[("Big", big.clone())]);
+        assert!(u32_at(&bytes, 0x48) > 0, "DIFAT sectors written");
+        let compound = Compound::open(&bytes, 100).unwrap();
+        assert!(compound.warnings().is_empty(), "{:?}", compound.warnings());
+        assert_eq!(compound.read_stream("Big").unwrap(), big);
+    }
+
+    #[test]
+    fn a_short_last_sector_of_4096_bytes() {
+        let data = pattern(5000, 6);
+        let mut bytes = written(cfb::Version::V4, &[("Data", data.clone())]);
+        // The stream's two sectors end the file; cut the unused end of the last one.
+        bytes.truncate(bytes.len() - 4096 + (5000 - 4096) + 1);
+        let compound = Compound::open(&bytes, 100).unwrap();
+        assert_eq!(compound.read_stream("Data").unwrap(), data);
+        assert!(compound.warnings()[0].contains("last 4096-byte sector"));
+    }
+
+    #[test]
+    fn hostile_headers_and_directories() {
+        let bytes = written(cfb::Version::V3, &[("A", pattern(100, 7))]);
+        let code = |b: &[u8]| Compound::open(b, 100).map(|_| ()).unwrap_err().code;
+        assert_eq!(code(&bytes[..300]), crate::ErrorCode::CorruptDocument);
+        // A sector shift that is neither 9 nor 12, with an unknown major version.
+        let mut odd = bytes.clone();
+        odd[0x1A] = 7;
+        odd[0x1E] = 20;
+        assert_eq!(code(&odd), crate::ErrorCode::CorruptDocument);
+        // A directory of more entries than allowed.
+        assert_eq!(
+            Compound::open(&bytes, 1).map(|_| ()).unwrap_err().code,
+            crate::ErrorCode::TooLarge
+        );
+        // A directory tree whose entry links back to the root: the link is dropped.
+        let mut looped = bytes.clone();
+        let dir = (u32_at(&bytes, 0x30) as usize + 1) * 512;
+        let child = u32_at(&bytes, dir + 76) as usize;
+        looped[dir + 128 * child + 68..dir + 128 * child + 72].copy_from_slice(&0u32.to_le_bytes());
+        let compound = Compound::open(&looped, 100).unwrap();
+        assert_eq!(compound.read_stream("A").unwrap(), pattern(100, 7));
+        assert!(compound.warnings()[0].contains("directory tree"));
     }
 }
