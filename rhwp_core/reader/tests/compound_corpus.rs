@@ -1,6 +1,6 @@
 //! The reader's compound-file layer (`common::compound`) against the `cfb` crate, a strict
 //! reader, on every compound file of the corpus (HWP 5.0 documents, damaged and
-//! password-protected ones, the charts' embedded compound files) and the repository's
+//! password-protected ones, the OLE objects' embedded compound files) and the repository's
 //! fixtures: every file the crate opens opens here with no warning, with the same streams,
 //! each byte for byte the same.
 // Test code (helpers outside #[test] functions included): a failed unwrap fails the test.
@@ -49,6 +49,9 @@ fn crate_streams(bytes: &[u8]) -> Option<Vec<(String, Vec<u8>)>> {
     Some(out)
 }
 
+/// Embedded compound files compared.
+static EMBEDDED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// The crate's and this reader's streams of one file, compared; a difference is pushed.
 fn compare(name: &str, bytes: &[u8], failures: &mut Vec<String>) -> bool {
     let Some(expected) = crate_streams(bytes) else {
@@ -80,14 +83,29 @@ fn compare(name: &str, bytes: &[u8], failures: &mut Vec<String>) -> bool {
             failures.push(format!("{name}/{path}: not listed in {dir:?}"));
         }
     }
-    // Embedded compound files (charts' OLE objects: a 4-byte length, then the file), when
-    // stored uncompressed.
+    // Embedded compound files (OLE objects such as charts: a 4-byte length, then the file),
+    // stored or deflated.
     for (path, data) in &expected {
-        if let Some(inner) = data.get(4..).filter(|d| d.starts_with(&SIGNATURE)) {
-            compare(&format!("{name}/{path}"), inner, failures);
+        if let Some(inner) = embedded(data) {
+            if compare(&format!("{name}/{path}"), &inner, failures) {
+                EMBEDDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
         }
     }
     true
+}
+
+/// The compound file an OLE bin-data stream embeds after its 4-byte length, if any.
+fn embedded(data: &[u8]) -> Option<Vec<u8>> {
+    if data.get(4..12) == Some(&SIGNATURE[..]) {
+        return Some(data[4..].to_vec());
+    }
+    let mut inflated = Vec::new();
+    flate2::read::DeflateDecoder::new(data)
+        .take(64 << 20)
+        .read_to_end(&mut inflated)
+        .ok()?;
+    (inflated.get(4..12) == Some(&SIGNATURE[..])).then(|| inflated[4..].to_vec())
 }
 
 #[test]
@@ -106,6 +124,10 @@ fn every_corpus_compound_file_reads_as_the_cfb_crate_reads_it() {
             compared += 1;
         }
     }
-    eprintln!("{compared} of {} compound files compared", files.len());
+    eprintln!(
+        "{compared} of {} compound files compared, {} embedded ones with them",
+        files.len(),
+        EMBEDDED.load(std::sync::atomic::Ordering::Relaxed)
+    );
     assert!(failures.is_empty(), "{failures:#?}");
 }
