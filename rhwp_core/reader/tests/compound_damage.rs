@@ -161,7 +161,7 @@ fn a_free_sector_pointing_into_a_stream() {
 }
 
 #[test]
-fn header_counts_that_disagree_with_the_difat() {
+fn header_counts_and_a_fat_that_disagree_with_the_file() {
     // More FAT sectors counted than the DIFAT lists (a missing entry).
     let mut file = intact();
     let declared = u32_at(&file, 0x2C);
@@ -177,6 +177,13 @@ fn header_counts_that_disagree_with_the_difat() {
     let mut file = intact();
     set_u32(&mut file, 0x4C + 4 * declared as usize, 40_000);
     reads_as_intact(&file, "its DIFAT lists");
+    // A FAT that links sectors past the end of the file (written for a longer file, as if cut
+    // after sectors no stream uses).
+    let mut file = intact();
+    for sector in file_sectors(&file)..file_sectors(&file) + 5 {
+        set_fat(&mut file, sector, END_OF_CHAIN);
+    }
+    reads_as_intact(&file, "FAT links 5 sectors past the end of the file");
     // The DIFAT's last entry dropped: the FAT sectors before it still cover the file.
     let mut file = intact();
     assert!(declared >= 2 && file_sectors(&file) <= 128 * (declared - 1));
