@@ -157,9 +157,8 @@ fn follow(
     Ok(chain)
 }
 
-/// Sectors that two chains share: the first one `table` (a FAT or the mini FAT) points at from
-/// two places, and how many such second links it holds. Links to `count` and past lead nowhere
-/// a chain is read from.
+/// Sectors that two chains share, as a FAT (or the mini FAT) shows them: the first one it points
+/// at from two places, and how many such second links it holds.
 struct Shared {
     /// "sector" or "mini sector".
     unit: &'static str,
@@ -171,12 +170,14 @@ impl std::fmt::Display for Shared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "points at {} {} twice", self.unit, self.first)?;
         if self.links > 1 {
-            write!(f, " ({} sectors so in all)", self.links)?;
+            write!(f, " ({} second links in all)", self.links)?;
         }
         f.write_str(": each stream is read along its own chain")
     }
 }
 
+/// The sectors `table` makes chains share, if any; links to `count` and past lead nowhere a chain
+/// is read from.
 fn shared_links(table: &[u32], count: u32, unit: &'static str) -> Option<Shared> {
     let mut pointed = Visited::new(count);
     let mut first = None;
@@ -270,7 +271,6 @@ impl<'a> Compound<'a> {
             )),
             Ok(mini) => shared_links(&mini.fat, mini_sector_count(mini.len), "mini sector")
                 .map(|shared| format!("the compound file's mini FAT {shared}")),
-
         };
         compound.warnings.extend(note);
         Ok(compound)
@@ -321,13 +321,13 @@ impl<'a> Compound<'a> {
                 break;
             }
         }
-        // The DIFAT sectors: each holds per_sector - 1 entries and the next one's id. Read
-        // only while the FAT they list could still describe sectors of the file.
+        // The DIFAT sectors: each holds per_sector - 1 entries and the next one's id; their
+        // chain is no longer than the file.
         let mut next = u32_at(self.bytes, 0x44);
         let mut visited = Visited::new(self.num_sectors);
         let mut difat_sectors = 0usize;
         let mut buf = Vec::with_capacity(self.sector_len);
-        while !ended && next <= MAX_REGULAR_SECTOR && listed.len() < needed {
+        while !ended && next <= MAX_REGULAR_SECTOR {
             if next >= self.num_sectors || !visited.first_visit(next) {
                 self.warnings.push(format!(
                     "the compound file's DIFAT chain leads to sector {next} (past the end or back on itself): the FAT sectors listed before it are used"
@@ -459,7 +459,6 @@ impl<'a> Compound<'a> {
                     continue;
                 };
                 let [left, right, _] = links[id as usize];
-                // Right pushed first: the left subtree comes out first (the tree's order).
                 stack.push(right);
                 stack.push(left);
                 if entry.kind == Kind::Storage {
