@@ -16,8 +16,8 @@
 //!   folder and an entry in `formats::FORMATS`;
 //! - what the formats share, naming none of them: `owpml` (the OWPML header and section reader
 //!   and its XML walk, for HWPX and HWPML), `text` (the plain text of the model), `chart`,
-//!   `numbering`, `common` (what a format is, `Format`; inflate, table line bookkeeping, dates,
-//!   Python's string rules);
+//!   `numbering`, `common` (what a format is, `Format`; the compound file, inflate, table line
+//!   bookkeeping, dates, Python's string rules);
 //! - `model` (the document, its fields and character formatting), `deferred`, `limits`,
 //!   `password` and `error` at the bottom.
 //!

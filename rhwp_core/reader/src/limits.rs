@@ -18,7 +18,7 @@ pub struct Limits {
     pub max_depth: u32,
     /// Element depth of one XML part (HWPX); each logical level is several elements.
     pub max_xml_depth: u32,
-    /// Entries in a zip package / streams in a compound file.
+    /// Entries in a zip package / in a compound file's directory (streams and storages).
     pub max_entries: u64,
     /// References to a `DOCTYPE`'s entities an HWPML document may expand, nested ones
     /// included (real documents use a handful; a "billion laughs" would use 10^9).

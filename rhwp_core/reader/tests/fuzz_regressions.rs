@@ -3,6 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::XorShift;
+
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
@@ -62,20 +65,6 @@ fn fuzz_regressions_do_not_panic() {
             took < std::time::Duration::from_secs(20),
             "{name} took {took:?}"
         );
-    }
-}
-
-/// A small deterministic generator (xorshift) so the mutation set is the same every run.
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
     }
 }
 

@@ -15,7 +15,10 @@ use std::time::{Duration, Instant};
 
 mod common;
 use common::zip_package as package;
-use common::{record, utf16, CTRL_HEADER, LIST_HEADER, PARA_HEADER, PARA_TEXT, TABLE};
+use common::{
+    fat_entry_offset, record, stream_entry, u32_at, utf16, CTRL_HEADER, LIST_HEADER, PARA_HEADER,
+    PARA_TEXT, TABLE,
+};
 
 fn paragraph(level: u16, text: &str) -> Vec<u8> {
     common::text_paragraph(level, &utf16(text))
@@ -88,36 +91,6 @@ fn hwp_compressed_with_info(info: &[u8], section: &[u8]) -> Vec<u8> {
     common::hwp_file(1, info, &[section])
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
-/// Offset in the file of FAT entry `sector` (version 3 file: 512-byte sectors,
-/// FAT sectors listed in the header's DIFAT array at 0x4C).
-fn fat_entry_offset(file: &[u8], sector: u32) -> usize {
-    let per_sector = 512 / 4;
-    let fat_sector = u32_at(file, 0x4C + 4 * (sector as usize / per_sector));
-    (fat_sector as usize + 1) * 512 + 4 * (sector as usize % per_sector)
-}
-
-/// The start sector of the directory entry named `name` (following the
-/// directory's FAT chain, four 128-byte entries per sector).
-fn entry_start(file: &[u8], name: &str) -> u32 {
-    let wanted: Vec<u8> = name.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
-    let mut sector = u32_at(file, 0x30);
-    for _ in 0..64 {
-        let dir = (sector as usize + 1) * 512;
-        for e in 0..4 {
-            let entry = &file[dir + 128 * e..dir + 128 * (e + 1)];
-            if entry.starts_with(&wanted) && entry[wanted.len()] == 0 {
-                return u32_at(entry, 116);
-            }
-        }
-        sector = u32_at(file, fat_entry_offset(file, sector));
-    }
-    panic!("{name} not in the directory");
-}
-
 fn build(name: &str) -> Vec<u8> {
     match name {
         "hostile-hwp5-record-claims-2gb.bin" => {
@@ -162,7 +135,7 @@ fn build(name: &str) -> Vec<u8> {
                 s.extend(paragraph(0, "a paragraph of filler text"));
             }
             let mut file = hwp(&s);
-            let start = entry_start(&file, "Section0");
+            let (start, _) = stream_entry(&file, "Section0");
             let second = u32_at(&file, fat_entry_offset(&file, start));
             let third = fat_entry_offset(&file, second);
             let third_sector = u32_at(&file, third);

@@ -17,7 +17,6 @@ pub enum Lookup {
 /// raster pictures, Windows metafiles, and OLE objects (Hancom's 4-byte length, then a
 /// compound file). `None` for anything else.
 pub fn media_type(data: &[u8]) -> Option<&'static str> {
-    const CFB: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
     let u32_at = |at: usize| {
         data.get(at..at + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -42,7 +41,9 @@ pub fn media_type(data: &[u8]) -> Option<&'static str> {
     } else if matches!(data.get(..6), Some([1 | 2, 0, 9, 0, 0, 1 | 3])) {
         // A bare WMF header: type (1 memory, 2 disk), header size 9 words, version 0x100/0x300.
         Some("image/wmf")
-    } else if data.starts_with(CFB) || data.get(4..12) == Some(CFB) {
+    } else if data.starts_with(&super::compound::SIGNATURE)
+        || data.get(4..12) == Some(&super::compound::SIGNATURE[..])
+    {
         Some("application/x-ole-storage")
     } else {
         None

@@ -1,11 +1,13 @@
 //! What several formats (and the layers above them) share, naming no format: what a format is
-//! to the reader (`format`) and what its bin data answers (`bin_data`), raw deflate
+//! to the reader (`format`) and what its bin data answers (`bin_data`), the compound file
+//! (MS-CFB) documents and their embedded objects are stored in (`compound`), raw deflate
 //! (`inflate`), the line-layout bookkeeping of tables that run on to further pages (`lines`),
 //! dates as documents write them (`dates`), and Python's string rules (`chars`, over
 //! `unicode_tables`) that the text and the views follow.
 
 pub mod bin_data;
 pub mod chars;
+pub mod compound;
 pub mod dates;
 pub mod format;
 pub mod inflate;

@@ -5,10 +5,10 @@
 //! Compressed streams are raw deflate (RFC 1951, no zlib header).
 
 use super::encryption::{self, Decryptor};
+use crate::common::compound::Compound;
 use crate::common::inflate::{inflate, inflate_prefix};
 use crate::limits::Limits;
 use crate::{Error, Options, Result};
-use std::io::{Cursor, Read};
 
 /// `FileHeader` property bits (spec "파일 인식 정보", 속성).
 const FLAG_COMPRESSED: u32 = 1 << 0;
@@ -94,31 +94,28 @@ impl FileHeader {
 
 /// An opened compound file plus the running total of inflated bytes.
 pub struct Container<'a> {
-    cfb: cfb::CompoundFile<Cursor<&'a [u8]>>,
+    compound: Compound<'a>,
     limits: Limits,
     total: u64,
-    /// Size of the whole file: no stored stream can be longer.
-    file_len: u64,
     /// A password-protected document's decryptor (`open_document`): the streams it encrypts
     /// are decrypted as they are read, for every caller.
     decryptor: Option<Decryptor>,
 }
 
-fn io_corrupt(what: &str, e: std::io::Error) -> Error {
-    Error::corrupt(format!("{what}: {e}"))
-}
-
 impl<'a> Container<'a> {
+    /// Open the compound file leniently (`Compound`): what it read past is in `warnings`.
     pub fn open(bytes: &'a [u8], limits: Limits) -> Result<Self> {
-        let cfb = cfb::CompoundFile::open(Cursor::new(bytes))
-            .map_err(|e| io_corrupt("the compound-file structure is damaged", e))?;
         Ok(Container {
-            cfb,
+            compound: Compound::open(bytes, limits.max_entries)?,
             limits,
             total: 0,
-            file_len: bytes.len() as u64,
             decryptor: None,
         })
+    }
+
+    /// The damage the compound file was read past, for the document's warnings.
+    pub fn warnings(&self) -> &[String] {
+        self.compound.warnings()
     }
 
     /// Open an HWP 5.0 document as `options` say: the container and its `FileHeader`. A
@@ -128,6 +125,12 @@ impl<'a> Container<'a> {
     pub fn open_document(bytes: &'a [u8], options: &Options) -> Result<(Self, FileHeader)> {
         let mut container = Container::open(bytes, options.limits)?;
         if !container.exists("FileHeader") {
+            // Not found in a damaged compound file: the damage, not another kind of document.
+            if let Some(damage) = container.warnings().first() {
+                return Err(Error::corrupt(format!(
+                    "no FileHeader stream found in a damaged compound file ({damage})"
+                )));
+            }
             return Err(Error::unsupported(
                 "a compound file without an HWP FileHeader stream (another OLE document, e.g. .doc/.xls?)",
                 "Pass an HWP 5.0 (.hwp) or HWPX (.hwpx) file.",
@@ -185,18 +188,12 @@ impl<'a> Container<'a> {
     }
 
     pub fn exists(&self, path: &str) -> bool {
-        self.cfb.is_stream(path)
+        self.compound.is_stream(path)
     }
 
     /// Names of the streams directly inside storage `dir` (e.g. `BodyText`).
     pub fn stream_names(&self, dir: &str) -> Vec<(String, u64)> {
-        match self.cfb.read_storage(dir) {
-            Ok(entries) => entries
-                .filter(|e| e.is_stream())
-                .map(|e| (e.name().to_string(), e.len()))
-                .collect(),
-            Err(_) => Vec::new(),
-        }
+        self.compound.stream_names(dir)
     }
 
     fn account(&mut self, n: u64, what: &str) -> Result<()> {
@@ -223,22 +220,13 @@ impl<'a> Container<'a> {
     /// The bytes of a stream as stored, bounded by the per-stream limit.
     fn read_stored(&mut self, path: &str) -> Result<Vec<u8>> {
         let max = self.limits.max_stream_bytes;
-        let mut stream = self
-            .cfb
-            .open_stream(path)
-            .map_err(|e| io_corrupt(path, e))?;
-        let claimed = stream.len();
+        let claimed = self.compound.stream_len(path).unwrap_or(0);
         if claimed > max {
             return Err(Error::too_large(format!(
                 "{path}: stream of {claimed} bytes exceeds the {max}-byte limit"
             )));
         }
-        // Reserve from the claimed length only up to the file's own size: a damaged directory
-        // entry may claim far more than the file holds (cfb checks the sector chain as it reads).
-        let mut out = Vec::with_capacity(claimed.min(self.file_len) as usize);
-        stream
-            .read_to_end(&mut out)
-            .map_err(|e| io_corrupt(path, e))?;
+        let out = self.compound.read_stream(path)?;
         self.account(out.len() as u64, path)?;
         Ok(out)
     }

@@ -1,6 +1,7 @@
-//! The layers of the HWP 5.0 reader the fuzz targets reach without the compound file
-//! (`crate::fuzzing`).
+//! The layers of the HWP 5.0 reader the fuzz targets reach directly (`crate::fuzzing`): the
+//! records and the decryption without the compound file, and the compound file alone.
 
+use super::container::Container;
 use super::{body::PageTracker, doc_info, encryption, record};
 use crate::common::format::FuzzLayer;
 use crate::limits::Options;
@@ -16,7 +17,36 @@ pub(super) static LAYERS: &[FuzzLayer] = &[
         target: "hwp5_decrypt",
         run: decrypt,
     },
+    FuzzLayer {
+        target: "hwp5_compound",
+        run: compound,
+    },
 ];
+
+/// A compound file (target `hwp5_compound`): opened leniently (`common::compound`), every
+/// stream an HWP 5.0 document holds read along its chain, then the document read from it.
+fn compound(data: &[u8], options: &Options) -> Option<Document> {
+    if let Ok(mut container) = Container::open(data, options.limits) {
+        for dir in [
+            "",
+            "BodyText",
+            "ViewText",
+            "BinData",
+            "DocOptions",
+            "Scripts",
+        ] {
+            for (name, _) in container.stream_names(dir) {
+                let path = if dir.is_empty() {
+                    name
+                } else {
+                    format!("{dir}/{name}")
+                };
+                let _ = container.read_raw(&path);
+            }
+        }
+    }
+    super::read(data, options).ok()
+}
 
 /// Record streams as if already inflated (target `hwp5_records`): a little-endian u16 length of
 /// the DocInfo part, that many bytes of DocInfo records, then one section's records.

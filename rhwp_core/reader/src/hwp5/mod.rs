@@ -24,6 +24,7 @@ mod fuzz;
 pub mod record;
 pub mod summary_info;
 
+use crate::common::compound::{self, Compound};
 use crate::deferred::Deferred;
 use crate::model::Format;
 use crate::{Document, Error, ErrorCode, Options, Result};
@@ -35,6 +36,12 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     let limits = &options.limits;
     let (mut container, header) = Container::open_document(bytes, options)?;
     let mut doc = Document::new(Format::Hwp);
+    // A compound file read past its damage (shared sectors, counts that disagree, a short
+    // last sector) says so; strict reading refuses it.
+    if let (true, Some(first)) = (options.strict, container.warnings().first()) {
+        return Err(Error::corrupt(first.clone()));
+    }
+    doc.warnings.extend_from_slice(container.warnings());
     doc.version = Deferred::known(header.version_string());
     doc.compressed = header.compressed;
     doc.distribution = header.distribution;
@@ -200,7 +207,7 @@ fn ole_holds_chart(container: &mut Container, path: &str, compressed: bool) -> b
     // A stream's own flags may override the document's compression: stored streams show the
     // compound-file signature right after the length.
     let prefix;
-    let head = if raw.get(4..12) == Some(CFB_SIGNATURE) {
+    let head = if raw.get(4..12) == Some(&compound::SIGNATURE[..]) {
         &raw[4..]
     } else if compressed {
         prefix = crate::common::inflate::inflate_prefix(&raw, PREFIX);
@@ -208,7 +215,7 @@ fn ole_holds_chart(container: &mut Container, path: &str, compressed: bool) -> b
     } else {
         return false;
     };
-    if !head.starts_with(CFB_SIGNATURE) {
+    if !head.starts_with(&compound::SIGNATURE) {
         return false;
     }
     match lists_chart_stream(head) {
@@ -217,7 +224,6 @@ fn ole_holds_chart(container: &mut Container, path: &str, compressed: bool) -> b
     }
 }
 
-const CFB_SIGNATURE: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
 /// The stream of a Hancom chart object that holds the chart (an OOXML chart part).
 const CHART_STREAM: &str = "OOXMLChartContents";
 
@@ -278,21 +284,18 @@ fn embedded_stream(
     compressed: bool,
     name: &str,
 ) -> Option<Vec<u8>> {
-    use std::io::Read;
     let raw = container.read_raw(path).ok()?;
-    let data = if raw.get(4..12) == Some(CFB_SIGNATURE) || !compressed {
+    let data = if raw.get(4..12) == Some(&compound::SIGNATURE[..]) || !compressed {
         raw
     } else {
         container.inflate_accounted(&raw, path).ok()?
     };
-    let mut ole = cfb::CompoundFile::open(std::io::Cursor::new(data.get(4..)?)).ok()?;
-    let mut out = Vec::new();
-    ole.open_stream(format!("/{name}"))
-        .ok()?
-        .take(container.limits().max_stream_bytes)
-        .read_to_end(&mut out)
-        .ok()?;
-    Some(out)
+    let limits = container.limits();
+    let ole = Compound::open(data.get(4..)?, limits.max_entries).ok()?;
+    if ole.stream_len(name)? > limits.max_stream_bytes {
+        return None;
+    }
+    ole.read_stream(name).ok()
 }
 
 fn read_doc_info(
@@ -471,15 +474,12 @@ fn read_section_parts(
     ))
 }
 
-/// An OLE2 compound file's first bytes.
-const CFB_MAGIC: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
-
 /// HWP 5.0's entry in the table of formats (`crate::formats`).
 pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
     name: "hwp",
     model: Format::Hwp,
     sniffed: crate::common::format::Sniffed::CompoundFile,
-    sniff: |bytes| bytes.starts_with(CFB_MAGIC),
+    sniff: |bytes| bytes.starts_with(&compound::SIGNATURE),
     read,
     bin_data: bin_data::item,
     #[cfg(any(test, feature = "fuzzing"))]

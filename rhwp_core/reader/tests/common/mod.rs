@@ -135,6 +135,50 @@ pub fn hwp_streams(version: u32, flags: u32, streams: &[(&str, &[u8])]) -> Vec<u
     cfb.into_inner().into_inner()
 }
 
+/// A small deterministic generator (xorshift) so the mutation set is the same every run.
+pub struct XorShift(pub u64);
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+pub fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Offset in the file of FAT entry `sector` (version 3 file: 512-byte sectors, FAT sectors
+/// listed in the header's DIFAT array at 0x4C).
+pub fn fat_entry_offset(file: &[u8], sector: u32) -> usize {
+    let per_sector = 512 / 4;
+    let fat_sector = u32_at(file, 0x4C + 4 * (sector as usize / per_sector));
+    (fat_sector as usize + 1) * 512 + 4 * (sector as usize % per_sector)
+}
+
+/// The start sector and size of the directory entry named `name` (following the directory's
+/// FAT chain, four 128-byte entries per sector).
+pub fn stream_entry(file: &[u8], name: &str) -> (u32, u64) {
+    let wanted: Vec<u8> = name.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let mut sector = u32_at(file, 0x30);
+    for _ in 0..64 {
+        let dir = (sector as usize + 1) * 512;
+        for e in 0..4 {
+            let entry = &file[dir + 128 * e..dir + 128 * (e + 1)];
+            if entry.starts_with(&wanted) && entry[wanted.len()] == 0 {
+                return (u32_at(entry, 116), u64::from(u32_at(entry, 120)));
+            }
+        }
+        sector = u32_at(file, fat_entry_offset(file, sector));
+    }
+    panic!("{name} not in the directory");
+}
+
 /// An extended control character (8 UTF-16 units) naming control `id`.
 pub fn ctrl_char(code: u16, id: &[u8; 4]) -> Vec<u8> {
     let mut v = code.to_le_bytes().to_vec();
