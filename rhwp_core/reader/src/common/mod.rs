@@ -7,6 +7,7 @@
 pub mod bin_data;
 pub mod chars;
 pub mod dates;
+pub mod fill;
 pub mod format;
 pub mod inflate;
 pub mod lines;

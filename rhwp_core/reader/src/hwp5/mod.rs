@@ -482,6 +482,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(CFB_MAGIC),
     read,
     bin_data: bin_data::item,
+    writer: crate::common::format::Writer::Refuses("the HWP 5.0 writer is not built yet"),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };
