@@ -67,6 +67,11 @@ pub struct Filled {
     pub address: Address,
     pub before: String,
     pub after: String,
+    /// How many of the section's own paragraphs the place spans before and after filling: a
+    /// field over several section-level paragraphs gets a paragraph per line of its value, so the
+    /// section's later paragraphs move (the read-back check follows them).
+    pub span_before: u32,
+    pub span_after: u32,
 }
 
 /// A key that names more than one place where only one may be meant.
@@ -99,6 +104,10 @@ pub struct FieldSite {
     pub name: String,
     pub before: String,
     pub address: Address,
+    /// Whether it sits in one of the section's own paragraphs (not in a table, box or note).
+    pub section_level: bool,
+    /// How many paragraphs its text runs over (1 for most).
+    pub paragraphs: u32,
     /// Why it cannot be filled, if it cannot (it holds an object, it runs over paragraphs).
     pub refused: Option<String>,
 }
@@ -190,6 +199,11 @@ pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>
                         .push(format!("click-here field \"{key}\" is not filled: {why}"));
                     continue;
                 }
+                let (span_before, span_after) = if site.section_level && site.paragraphs > 1 {
+                    (site.paragraphs, text.split('\n').count() as u32)
+                } else {
+                    (1, 1)
+                };
                 plan.filled.push(Filled {
                     key: key.clone(),
                     kind: "click_here",
@@ -197,6 +211,8 @@ pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>
                     address: site.address.clone(),
                     before: site.before.clone(),
                     after: text.clone(),
+                    span_before,
+                    span_after,
                 });
                 targets.push(Target {
                     place: Place::Field(i),
@@ -230,6 +246,8 @@ pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>
                     address: site.address.clone(),
                     before: site.text.clone(),
                     after: text.clone(),
+                    span_before: 1,
+                    span_after: 1,
                 });
                 targets.push(Target {
                     place: Place::Cell(i),
@@ -263,6 +281,8 @@ pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>
                             address: site.address.clone(),
                             before: site.text.clone(),
                             after: text.clone(),
+                            span_before: 1,
+                            span_after: 1,
                         });
                         targets.push(Target {
                             place: Place::Cell(i),

@@ -42,6 +42,10 @@ struct Para {
     top: u32,
     /// The innermost cell it sits directly in.
     cell: Option<usize>,
+    /// The paragraph it sits in (through a table, box or note), if any.
+    parent: Option<usize>,
+    /// In no other paragraph and no table: one of the section's own paragraphs.
+    section_level: bool,
     prefix: String,
     first_run: Option<usize>,
     text: String,
@@ -116,6 +120,8 @@ struct Scan {
     texts: Vec<(usize, String)>,
     /// Where elements other than runs and text open inside paragraphs (objects, controls).
     objects: Vec<usize>,
+    /// Per table: the rows seen so far and the grid column the next cell starts at.
+    tables: Vec<(u32, u32)>,
 }
 
 fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
@@ -161,7 +167,6 @@ impl Scan {
         let max_depth = options.limits.max_xml_depth as usize;
         let mut scan = Scan::default();
         let mut stack: Vec<Frame> = Vec::new();
-        let mut tables = 0usize;
         let mut top = 0u32;
         let mut reader = quick_xml::Reader::from_reader(text);
         loop {
@@ -173,11 +178,11 @@ impl Scan {
                     if stack.len() >= max_depth {
                         return Err(crate::owpml::xml::too_deep(part, max_depth as u32));
                     }
-                    let frame = scan.open(&e, before, after, &stack, &mut tables, &mut top);
+                    let frame = scan.open(&e, before, after, &stack, &mut top);
                     stack.push(frame);
                 }
                 Event::Empty(e) => {
-                    let frame = scan.open(&e, before, after, &stack, &mut tables, &mut top);
+                    let frame = scan.open(&e, before, after, &stack, &mut top);
                     stack.push(frame);
                     scan.close(&mut stack, after);
                 }
@@ -222,7 +227,6 @@ impl Scan {
         start: usize,
         open_end: usize,
         stack: &[Frame],
-        tables: &mut usize,
         top: &mut u32,
     ) -> Frame {
         let local = e.local_name();
@@ -242,22 +246,32 @@ impl Scan {
         }
         let (kind, idx) = match local {
             "p" => {
-                let parent = stack.last();
-                // A paragraph directly in a cell's sub-list belongs to that cell.
-                let cell = match (parent, stack.len().checked_sub(2).map(|k| &stack[k])) {
-                    (Some(s), Some(c)) if s.kind == Kind::SubList && c.kind == Kind::Cell => {
-                        Some(c.idx)
-                    }
+                // A paragraph directly in a cell (or in its sub-list) belongs to that cell.
+                let cell = match stack.last() {
+                    Some(c) if c.kind == Kind::Cell => Some(c.idx),
+                    Some(s) if s.kind == Kind::SubList => stack
+                        .len()
+                        .checked_sub(2)
+                        .map(|k| &stack[k])
+                        .filter(|c| c.kind == Kind::Cell)
+                        .map(|c| c.idx),
                     _ => None,
                 };
+                // As the reader counts them: a paragraph in no other paragraph and in no table
+                // is section-level; one in a table standing in the section belongs to the
+                // section-level paragraph before it.
+                let in_table = Scan::innermost(stack, Kind::Table).is_some();
                 let here_top = match para {
                     Some(p) => self.paras[p].top,
+                    None if in_table => top.saturating_sub(1),
                     None => {
                         let t = *top;
                         *top += 1;
                         t
                     }
                 };
+                // A paragraph break inside a field's text reads as a line feed.
+                self.texts.push((start, "\n".to_string()));
                 let idx = self.paras.len();
                 self.paras.push(Para {
                     start,
@@ -266,6 +280,8 @@ impl Scan {
                     lineseg: None,
                     top: here_top,
                     cell,
+                    parent: para,
+                    section_level: para.is_none() && !in_table,
                     prefix: prefix_of(e),
                     first_run: None,
                     text: String::new(),
@@ -294,13 +310,24 @@ impl Scan {
             "subList" => (Kind::SubList, 0),
             "linesegarray" => (Kind::LineSegs, 0),
             "tbl" => {
-                *tables += 1;
-                (Kind::Table, *tables - 1)
+                self.tables.push((0, 0));
+                (Kind::Table, self.tables.len() - 1)
+            }
+            "tr" => {
+                if let Some(t) = Scan::innermost(stack, Kind::Table) {
+                    self.tables[t.idx] = (self.tables[t.idx].0 + 1, 0);
+                }
+                (Kind::Other, 0)
             }
             "tc" => {
                 let idx = self.cells.len();
+                let table = Scan::innermost(stack, Kind::Table).map_or(0, |f| f.idx);
+                // Without a cellAddr, a cell's place is where it stands in its row.
+                let (rows_seen, next_col) = self.tables.get(table).copied().unwrap_or_default();
                 self.cells.push(Cell {
-                    table: Scan::innermost(stack, Kind::Table).map_or(0, |f| f.idx),
+                    table,
+                    row: rows_seen.saturating_sub(1),
+                    col: next_col,
                     parent: Scan::innermost(stack, Kind::Cell).map(|f| f.idx),
                     name: attr(e, "name").filter(|n| !n.is_empty()),
                     row_span: 1,
@@ -367,11 +394,11 @@ impl Scan {
     /// An object or control opens at `at`: no cell it sits in holds only text any more.
     fn object_at(&mut self, at: usize, stack: &[Frame]) {
         self.objects.push(at);
-        let mut in_sublist = false;
+        let mut in_para = false;
         for f in stack.iter().rev() {
             match f.kind {
-                Kind::SubList => in_sublist = true,
-                Kind::Cell if in_sublist => self.cells[f.idx].text_only = false,
+                Kind::Para => in_para = true,
+                Kind::Cell if in_para => self.cells[f.idx].text_only = false,
                 _ => {}
             }
         }
@@ -381,6 +408,13 @@ impl Scan {
         let Some(frame) = stack.pop() else { return };
         match frame.kind {
             Kind::Para => self.paras[frame.idx].end = end,
+            Kind::Cell => {
+                let cell = &self.cells[frame.idx];
+                let next = cell.col.saturating_add(cell.col_span);
+                if let Some(t) = self.tables.get_mut(cell.table) {
+                    t.1 = next;
+                }
+            }
             Kind::Ctrl => {
                 for mark in self.begins.iter_mut().chain(self.ends.iter_mut()) {
                     if mark.ctrl == (frame.start, usize::MAX) {
@@ -479,12 +513,22 @@ fn form_map(sections: &[Section]) -> (FormMap, Vec<Site>, Vec<Site>) {
             let para = &scan.paras[begin.para];
             let mut refused = None;
             let mut before = String::new();
+            let mut paragraphs = 1;
             match end.map(|e| &scan.ends[e]) {
                 None => refused = Some("it has no field end".to_string()),
-                Some(e) if e.para != begin.para => {
-                    refused = Some("its text runs over several paragraphs".to_string())
+                Some(e)
+                    if e.para != begin.para
+                        && (scan.paras[e.para].parent != para.parent
+                            || scan.paras[e.para].cell != para.cell) =>
+                {
+                    refused =
+                        Some("it ends in another cell, box or note than it begins".to_string())
                 }
                 Some(e) => {
+                    paragraphs = (e.para - begin.para) as u32 + 1;
+                    if para.section_level {
+                        paragraphs = scan.paras[e.para].top - para.top + 1;
+                    }
                     let (from, to) = (begin.ctrl.1, e.ctrl.0);
                     if scan.objects.iter().any(|&at| at > from && at < to) {
                         refused = Some("it holds an object or another field".to_string());
@@ -496,7 +540,9 @@ fn form_map(sections: &[Section]) -> (FormMap, Vec<Site>, Vec<Site>) {
             }
             map.fields.push(FieldSite {
                 name: begin.name.clone(),
-                before,
+                before: before.trim_start_matches('\n').to_string(),
+                section_level: para.section_level,
+                paragraphs,
                 address: address(section, para.top, scan.cell_chain(para.cell)),
                 refused,
             });
@@ -575,14 +621,50 @@ fn field_splices(section: &Section, begin: usize, end: usize, text: &str, out: &
     let (b, e) = (&scan.begins[begin], &scan.ends[end]);
     let begin_run = &scan.runs[b.run];
     let pre = &begin_run.prefix;
-    let mut content = text_xml(pre, text);
-    if e.run != b.run {
-        let end_run = &scan.runs[e.run];
-        let end_open = &raw[end_run.start..end_run.open_end];
-        if end_open != &raw[begin_run.start..begin_run.open_end] {
-            content.push_str(&format!("</{pre}run>"));
-            content.push_str(&String::from_utf8_lossy(end_open));
+    let end_run = &scan.runs[e.run];
+    let end_open = &raw[end_run.start..end_run.open_end];
+    let same_open = end_open == &raw[begin_run.start..begin_run.open_end];
+    let mut content = String::new();
+    if e.para == b.para {
+        content.push_str(&text_xml(pre, text));
+    } else {
+        // A field over several paragraphs keeps a paragraph per line: the first line ends the
+        // begin's paragraph, the last starts the end's; a one-line value joins them.
+        let p_open = {
+            let p = &scan.paras[e.para];
+            opening(&raw[p.start..p.open_end])
+        };
+        let run_open = opening(&raw[begin_run.start..begin_run.open_end]);
+        let lines: Vec<&str> = text.split('\n').collect();
+        if let [first, middle @ .., last] = lines.as_slice() {
+            content.push_str(&text_xml(pre, first));
+            content.push_str(&format!("</{pre}run></{pre}p>"));
+            for line in middle {
+                content.push_str(&p_open);
+                if line.is_empty() {
+                    let head = run_open.trim_end_matches('>').trim_end();
+                    content.push_str(&format!("{head}/>"));
+                } else {
+                    content.push_str(&run_open);
+                    content.push_str(&text_xml(pre, line));
+                    content.push_str(&format!("</{pre}run>"));
+                }
+                content.push_str(&format!("</{pre}p>"));
+            }
+            content.push_str(&p_open);
+            content.push_str(&opening(end_open));
+            content.push_str(&text_xml(pre, last));
+        } else {
+            content.push_str(&text_xml(pre, text));
         }
+        if let Some((from, to)) = scan.paras[e.para].lineseg {
+            out.push((from, to, String::new()));
+        }
+    }
+    let multi_line = e.para != b.para && text.contains('\n');
+    if e.run != b.run && !same_open && !multi_line {
+        content.push_str(&format!("</{pre}run>"));
+        content.push_str(&String::from_utf8_lossy(end_open));
     }
     out.push((b.ctrl.1, e.ctrl.0, content));
     // 한글 marks an edited field dirty; a blank one stays as never edited (its guide shows).
@@ -609,7 +691,8 @@ fn field_splices(section: &Section, begin: usize, end: usize, text: &str, out: &
             ));
         }
     }
-    if let Some((from, to)) = scan.paras[b.para].lineseg {
+    // (Over several paragraphs, the begin's layout lies inside the replaced text.)
+    if let Some((from, to)) = scan.paras[b.para].lineseg.filter(|_| e.para == b.para) {
         out.push((from, to, String::new()));
     }
 }
