@@ -192,3 +192,89 @@ fn corpus_forms_filled_with_awkward_values_read_back() {
     }
     assert!(filled > 0);
 }
+
+/// Every stream of a compound file, by path.
+fn streams(bytes: &[u8]) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes)).unwrap();
+    let paths: Vec<_> = c
+        .walk()
+        .filter(|e| e.is_stream())
+        .map(|e| e.path().to_path_buf())
+        .collect();
+    paths
+        .into_iter()
+        .map(|p| {
+            let mut v = Vec::new();
+            c.open_stream(&p).unwrap().read_to_end(&mut v).unwrap();
+            (p.to_string_lossy().trim_start_matches('/').to_string(), v)
+        })
+        .collect()
+}
+
+#[test]
+fn hwp5_click_here_fields_are_filled_and_every_other_stream_kept() {
+    let form = fixture("hwplib-getting_clickhere_text.hwp");
+    let blank = read(&form, &Options::default()).unwrap();
+    let mut names = Vec::new();
+    let mut doc = blank;
+    doc.for_each_block_mut(&mut |b| {
+        if let rhwp_reader::model::Block::Paragraph(p) = b {
+            for f in &p.fields {
+                if f.kind == "click_here" {
+                    names.push(f.name.clone().unwrap_or_default());
+                }
+            }
+        }
+    });
+    names.dedup();
+    assert!(!names.is_empty());
+    let values: Vec<(String, Value)> = names
+        .iter()
+        .map(|n| (n.clone(), text(&format!("값 {n} <&> 😀\n둘째"))))
+        .collect();
+    let out = fill(&form, &values, &Options::default()).unwrap();
+    assert_eq!(out.changed_parts, vec!["BodyText/Section0".to_string()]);
+    // Fields over several paragraphs are not written in HWP 5.0 yet: said, not guessed.
+    assert_eq!(
+        out.plan.unmatched,
+        vec!["멀티라인누름틀".to_string(), "long".to_string()]
+    );
+    assert!(out
+        .plan
+        .warnings
+        .iter()
+        .all(|w| w.contains("several paragraphs")));
+    let filled_keys: Vec<&str> = out.plan.filled.iter().map(|f| f.key.as_str()).collect();
+    assert_eq!(filled_keys, ["필드1", "필드2", "Table필드1"]);
+    assert_eq!(
+        out.plan.filled[2].address.cells.len(),
+        1,
+        "the field in a table says its cell"
+    );
+    let filled = out.bytes.unwrap();
+    let (a, b) = (streams(&form), streams(&filled));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (k, v) in &a {
+        if k != "BodyText/Section0" {
+            assert_eq!(v, &b[k], "{k}");
+        }
+    }
+    let mut back = read(&filled, &Options::default()).unwrap();
+    let mut got = Vec::new();
+    back.for_each_block_mut(&mut |b| {
+        if let rhwp_reader::model::Block::Paragraph(p) = b {
+            for f in &p.fields {
+                if f.kind == "click_here" {
+                    got.push((f.name.clone().unwrap_or_default(), f.value.clone()));
+                }
+            }
+        }
+    });
+    for f in &out.plan.filled {
+        assert!(
+            got.iter().any(|(n, v)| *n == f.key && *v == f.after),
+            "{}: {got:?}",
+            f.key
+        );
+    }
+}

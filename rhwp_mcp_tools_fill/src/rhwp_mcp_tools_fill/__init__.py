@@ -59,15 +59,16 @@ def fill_form(
         bool, Field(description="Write even when some keys are unmatched or ambiguous (they are left alone).")
     ] = False,
 ) -> FillFormResult:
-    """Fill a form: write `values` into a copy of the HWPX document at `path` (the input is never
-    modified) and say {output, filled, unmatched, ambiguous, verified, warnings}. `filled` lists
+    """Fill a form: write `values` into a copy of the HWPX or HWP document at `path` (the input is
+    never modified) and say {output, filled, unmatched, ambiguous, verified, warnings}. `filled` lists
     each place written: key, kind (click_here, cell, label), name, address (section, paragraph,
     cells: row/col from the outer table in, block for iter_blocks), before and after. Unless
     `partial`, nothing is written while a key is unmatched or ambiguous; call get_fields to see
     the form's field and cell names. Run with dry_run=true first to see the plan.
 
-    HWPX is written; HWP 5.0, HWP 3.x, HWPML, distribution and password-protected documents are
-    refused (unsupported_format) with the way out: save a copy as HWPX in 한글 and fill that.
+    HWPX is written whole; HWP 5.0 its click-here fields (cells and fields over several paragraphs
+    are left unmatched, with a warning). HWP 3.x, HWPML, distribution and password-protected
+    documents are refused (unsupported_format) with the way out: save a copy as HWPX in 한글.
     """
     from rhwp_core.filling import fill
 
@@ -103,7 +104,7 @@ def fill_form(
 def rhwp_mcp_register_tools(register: Register) -> None:
     register(
         fill_form,
-        title="Fill an HWPX form (writes a new file)",
+        title="Fill an HWP/HWPX form (writes a new file)",
         read_only=False,
         destructive=False,
         idempotent=False,

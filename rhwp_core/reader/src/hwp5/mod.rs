@@ -19,6 +19,7 @@ pub mod distribution;
 pub mod doc_info;
 pub mod encryption;
 pub mod fields;
+pub mod fill;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzz;
 pub mod record;
@@ -482,7 +483,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(CFB_MAGIC),
     read,
     bin_data: bin_data::item,
-    writer: crate::common::format::Writer::Refuses("the HWP 5.0 writer is not built yet"),
+    writer: crate::common::format::Writer::Fills(fill::fill),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

@@ -163,6 +163,17 @@ def test_unmatched_keys_and_refused_formats() -> None:
         with pytest.raises(rhwp_core.UnsupportedFormatError) as refused:
             fill(sample, {"a": "b"})
         assert "HWPX" in refused.value.suggestion
+    distribution = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "hwp" / "hwplib-distribution.hwp"
+    with pytest.raises(rhwp_core.UnsupportedFormatError) as refused:
+        fill(distribution, {"a": "b"})
+    assert "distribution" in str(refused.value) and "HWPX" in refused.value.suggestion
+    locked = (
+        Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "encrypted" / "kordoc-hwpx-password-123456.hwpx"
+    )
+    for password in (None, "123456"):  # with or without it: not written either way
+        with pytest.raises(rhwp_core.UnsupportedFormatError) as refused:
+            fill(locked, {"a": "b"}, password=password)
+        assert "password-protected" in str(refused.value)
 
 
 def test_random_values_into_corpus_forms_always_read_back(corpus_dir: Path) -> None:
@@ -170,12 +181,13 @@ def test_random_values_into_corpus_forms_always_read_back(corpus_dir: Path) -> N
     rng = random.Random(34)
     alphabet = "가나다漢字abc<>&\"' \t\n😀0123456789"
     filled = 0
-    for path in sorted((corpus_dir / "hwpx").glob("*.hwpx")):
+    for path in [*sorted((corpus_dir / "hwpx").glob("*.hwpx")), *sorted((corpus_dir / "hwp").glob("*.hwp"))]:
         try:
             doc = rhwp_core.parse(path)
         except rhwp_core.HwpError:
             continue
-        names = sorted({e["name"] for e in doc.form_entries() if e["kind"] in ("click_here", "cell") and e["name"]})
+        kinds = ("click_here", "cell") if doc.format == "hwpx" else ("click_here",)
+        names = sorted({e["name"] for e in doc.form_entries() if e["kind"] in kinds and e["name"]})
         if not names:
             continue
         values = {n: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for n in names}

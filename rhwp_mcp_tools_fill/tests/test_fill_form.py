@@ -97,17 +97,21 @@ def test_read_only_and_output_dir(form: Path, tmp_path: Path) -> None:
     assert form.read_bytes() == blank
 
 
-def test_the_tool_says_it_writes_and_refuses_formats_it_cannot_write() -> None:
+def test_the_tool_says_it_writes_fills_hwp_and_refuses_formats_it_cannot_write(tmp_path: Path) -> None:
+    hwp = tmp_path / "form.hwp"
+    shutil.copy(FORMS / "hwplib-getting_clickhere_text.hwp", hwp)
+    hwp3 = next(iter(sorted((ROOT / "tests" / "fixtures" / "hwp3").glob("*.hwp"))))
     with pack_session(pack) as s:
         (tool,) = s.list_tools()
-        hwp = s.call(
-            "fill_form", path=str(FORMS / "hwplib-getting_clickhere_text.hwp"), values={"a": "b"}, dry_run=True
-        )
+        filled = s.call("fill_form", path=str(hwp), values={"필드1": "홍길동"})
+        refused = s.call("fill_form", path=str(hwp3), values={"a": "b"})
     hints = tool.annotations.model_dump(by_alias=True)
     assert hints["readOnlyHint"] is False
     assert hints["destructiveHint"] is False
-    if "error" in hwp:  # until the HWP 5.0 writer lands
-        assert hwp["error"] == "unsupported_format" and "HWPX" in hwp["suggestion"]
+    assert filled["output"] == str(tmp_path / "form.filled.hwp") and filled["verified"]
+    fields = rhwp_core.parse(Path(filled["output"])).form_entries()
+    assert [f["value"] for f in fields if f["name"] == "필드1"] == ["홍길동"]
+    assert refused["error"] == "unsupported_format" and "HWPX" in refused["suggestion"]
 
 
 def _is_error(result: Any) -> bool:
