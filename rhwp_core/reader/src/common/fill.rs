@@ -181,6 +181,20 @@ fn label_target(map: &FormMap, label: usize, text: &str) -> Option<usize> {
     right.filter(takes).or(below.filter(takes))
 }
 
+/// A cell filled (by its name or by a label beside it).
+fn cell_filled(key: &str, kind: &'static str, name: String, site: &CellSite, text: &str) -> Filled {
+    Filled {
+        key: key.to_string(),
+        kind,
+        name,
+        address: site.address.clone(),
+        before: site.text.clone(),
+        after: text.to_string(),
+        span_before: 1,
+        span_after: 1,
+    }
+}
+
 /// Resolve every key against the map: the targets to write, and the plan (filled entries with
 /// before and after; unmatched and ambiguous keys; warnings for places that cannot be filled).
 pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>, Plan)> {
@@ -239,16 +253,8 @@ pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>
                     continue;
                 }
                 any = true;
-                plan.filled.push(Filled {
-                    key: key.clone(),
-                    kind: "cell",
-                    name: key.clone(),
-                    address: site.address.clone(),
-                    before: site.text.clone(),
-                    after: text.clone(),
-                    span_before: 1,
-                    span_after: 1,
-                });
+                plan.filled
+                    .push(cell_filled(key, "cell", key.clone(), site, &text));
                 targets.push(Target {
                     place: Place::Cell(i),
                     text: text.clone(),
@@ -273,17 +279,9 @@ pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>
                 let text = value.text(key)?;
                 match label_target(map, *label, &text) {
                     Some(i) => {
-                        let site = &map.cells[i];
-                        plan.filled.push(Filled {
-                            key: key.clone(),
-                            kind: "label",
-                            name: map.cells[*label].text.clone(),
-                            address: site.address.clone(),
-                            before: site.text.clone(),
-                            after: text.clone(),
-                            span_before: 1,
-                            span_after: 1,
-                        });
+                        let name = map.cells[*label].text.clone();
+                        plan.filled
+                            .push(cell_filled(key, "label", name, &map.cells[i], &text));
                         targets.push(Target {
                             place: Place::Cell(i),
                             text,

@@ -60,6 +60,15 @@ fn width(unit: u16) -> usize {
     }
 }
 
+/// A field's name: its CTRL_DATA child's parameter set.
+fn field_name(recs: &[Record], data: &[u8], ctrl: usize) -> String {
+    recs[ctrl + 1..record::subtree_end(recs, ctrl)]
+        .iter()
+        .find(|x| x.tag == tag::CTRL_DATA)
+        .and_then(|x| fields::parameter_name(x.data(data)))
+        .unwrap_or_default()
+}
+
 /// The click-here fields of one section stream, with the map's view of each.
 fn find_fields(
     s: usize,
@@ -69,6 +78,12 @@ fn find_fields(
 ) -> Result<()> {
     let recs = &section.records;
     let data = &section.data;
+    let address = |paragraph: u32, cells: &[(u16, CellAt)]| Address {
+        part: section.path.clone(),
+        section: section.index,
+        paragraph,
+        cells: cells.iter().map(|(_, c)| *c).collect(),
+    };
     let mut top = 0u32;
     let mut current_top = 0u32;
     // Cell addresses of the LIST_HEADERs open at each level (a cell's paragraphs follow it).
@@ -139,11 +154,7 @@ fn find_fields(
                     let head = recs[c].data(data);
                     let mut rd = record::Reader::at(head, 4);
                     let property = rd.u32();
-                    let name = recs[c + 1..record::subtree_end(recs, c)]
-                        .iter()
-                        .find(|x| x.tag == tag::CTRL_DATA)
-                        .and_then(|x| fields::parameter_name(x.data(data)))
-                        .unwrap_or_default();
+                    let name = field_name(recs, data, c);
                     let content = &text[start..pos];
                     let has_controls = content.iter().any(|&u| u < 32 && u != 10 && u != 9);
                     let edited = property & (1 << 15) != 0;
@@ -157,12 +168,7 @@ fn find_fields(
                     map.fields.push(FieldSite {
                         name,
                         before,
-                        address: Address {
-                            part: section.path.clone(),
-                            section: section.index,
-                            paragraph: current_top,
-                            cells: cells.iter().map(|(_, c)| *c).collect(),
-                        },
+                        address: address(current_top, &cells),
                         section_level: r.level == 0,
                         paragraphs: 1,
                         refused: has_controls
@@ -183,18 +189,9 @@ fn find_fields(
         if let Some((c, _)) = open {
             // Begun but not ended in this paragraph: a field over several paragraphs.
             map.fields.push(FieldSite {
-                name: recs[c + 1..record::subtree_end(recs, c)]
-                    .iter()
-                    .find(|x| x.tag == tag::CTRL_DATA)
-                    .and_then(|x| fields::parameter_name(x.data(data)))
-                    .unwrap_or_default(),
+                name: field_name(recs, data, c),
                 before: String::new(),
-                address: Address {
-                    part: section.path.clone(),
-                    section: section.index,
-                    paragraph: current_top,
-                    cells: cells.iter().map(|(_, c)| *c).collect(),
-                },
+                address: address(current_top, &cells),
                 section_level: r.level == 0,
                 paragraphs: 1,
                 refused: Some(
@@ -467,18 +464,11 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
             "its streams are encrypted and would have to be encrypted again",
         ));
     }
-    let mut names: Vec<(u32, String)> = container
-        .stream_names("BodyText")
-        .into_iter()
-        .filter_map(|(name, _)| {
-            name.strip_prefix("Section")
-                .and_then(|n| n.parse::<u32>().ok())
-                .map(|n| (n, name))
-        })
-        .collect();
-    names.sort_unstable();
     let mut sections = Vec::new();
-    for (index, (_, name)) in names.iter().enumerate() {
+    for (index, (_, name)) in super::section_streams(&container, "BodyText")
+        .iter()
+        .enumerate()
+    {
         let path = format!("BodyText/{name}");
         let data = container.read_stream(&path, header.compressed)?;
         let records = frame(&data, options.limits.max_records)?;

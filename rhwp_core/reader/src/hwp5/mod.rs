@@ -66,16 +66,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     } else {
         "BodyText"
     };
-    let mut sections: Vec<(u32, String)> = container
-        .stream_names(storage)
-        .into_iter()
-        .filter_map(|(name, _)| {
-            name.strip_prefix("Section")
-                .and_then(|n| n.parse::<u32>().ok())
-                .map(|n| (n, name))
-        })
-        .collect();
-    sections.sort_unstable();
+    let sections = section_streams(&container, storage);
     if sections.is_empty() {
         return Err(Error::corrupt(format!(
             "no {storage}/Section streams: the document body is missing"
@@ -474,6 +465,24 @@ fn read_section_parts(
 
 /// An OLE2 compound file's first bytes.
 const CFB_MAGIC: &[u8] = &[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1];
+
+/// The `SectionN` streams of `storage` (`BodyText` or `ViewText`), in number order.
+pub(crate) fn section_streams(
+    container: &container::Container<'_>,
+    storage: &str,
+) -> Vec<(u32, String)> {
+    let mut sections: Vec<(u32, String)> = container
+        .stream_names(storage)
+        .into_iter()
+        .filter_map(|(name, _)| {
+            name.strip_prefix("Section")
+                .and_then(|n| n.parse::<u32>().ok())
+                .map(|n| (n, name))
+        })
+        .collect();
+    sections.sort_unstable();
+    sections
+}
 
 /// HWP 5.0's entry in the table of formats (`crate::formats`).
 pub static FORMAT: crate::common::format::Format = crate::common::format::Format {

@@ -612,6 +612,17 @@ fn opening(tag: &[u8]) -> String {
     }
 }
 
+/// One paragraph holding one line of a value: the given paragraph and run open tags, the text;
+/// an empty line holds one run and nothing in it, as 한글 writes an empty paragraph.
+fn paragraph_xml(pre: &str, p_open: &str, run_open: &str, line: &str) -> String {
+    let run = if line.is_empty() {
+        format!("{}/>", run_open.trim_end_matches('>').trim_end())
+    } else {
+        format!("{run_open}{}</{pre}run>", text_xml(pre, line))
+    };
+    format!("{p_open}{run}</{pre}p>")
+}
+
 /// The edits of one section part: (start, end, replacement), non-overlapping.
 type Splices = Vec<(usize, usize, String)>;
 
@@ -640,16 +651,7 @@ fn field_splices(section: &Section, begin: usize, end: usize, text: &str, out: &
             content.push_str(&text_xml(pre, first));
             content.push_str(&format!("</{pre}run></{pre}p>"));
             for line in middle {
-                content.push_str(&p_open);
-                if line.is_empty() {
-                    let head = run_open.trim_end_matches('>').trim_end();
-                    content.push_str(&format!("{head}/>"));
-                } else {
-                    content.push_str(&run_open);
-                    content.push_str(&text_xml(pre, line));
-                    content.push_str(&format!("</{pre}run>"));
-                }
-                content.push_str(&format!("</{pre}p>"));
+                content.push_str(&paragraph_xml(pre, &p_open, &run_open, line));
             }
             content.push_str(&p_open);
             content.push_str(&opening(end_open));
@@ -713,17 +715,7 @@ fn cell_splices(section: &Section, cell: usize, text: &str, out: &mut Splices) {
     };
     let mut content = String::new();
     for line in text.split('\n') {
-        content.push_str(&p_open);
-        if line.is_empty() {
-            // An empty paragraph holds one run and nothing in it, as 한글 writes it.
-            let head = run_open.trim_end_matches('>').trim_end();
-            content.push_str(&format!("{head}/>"));
-        } else {
-            content.push_str(&run_open);
-            content.push_str(&text_xml(pre, line));
-            content.push_str(&format!("</{pre}run>"));
-        }
-        content.push_str(&format!("</{pre}p>"));
+        content.push_str(&paragraph_xml(pre, &p_open, &run_open, line));
     }
     out.push((p.start, scan.paras[last].end, content));
 }
