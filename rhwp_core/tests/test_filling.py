@@ -214,3 +214,15 @@ def test_a_field_over_several_paragraphs_gets_a_paragraph_per_line() -> None:
         assert sum(s.paragraph_count for s in filled.to_ir().sections) == paragraphs + added
         (field,) = [e for e in filled.form_entries() if e["name"] == "본문"]
         assert field["value"] == value.replace("\n\n", "\n")
+
+
+def test_form_controls_are_set_and_read_back() -> None:
+    buttons = fill(FORMS / "hwpxlib-SimpleButtons.hwpx", {"CheckBox1": True, "RadioButton1": True})
+    assert buttons.verified
+    entries = {e["name"]: e for e in rhwp_core.parse(buttons.data).form_entries()}
+    assert entries["CheckBox1"]["checked"] is True and entries["RadioButton1"]["checked"] is True
+    edit = fill(FORMS / "hwpxlib-SimpleEdit.hwpx", {"Edit1": "5 < 6"})
+    (entry,) = edit.plan["filled"]
+    assert (entry["kind"], entry["before"], entry["after"]) == ("edit", "1234", "5 < 6")
+    with pytest.raises(rhwp_core.InvalidRequestError):
+        fill(FORMS / "hwpxlib-SimpleButtons.hwpx", {"CheckBox1": "yes"})

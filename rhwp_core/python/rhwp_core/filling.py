@@ -60,9 +60,10 @@ class Address(TypedDict):
 
 class FilledPlace(TypedDict):
     key: str
-    kind: Literal["click_here", "cell", "label"]
-    """``click_here`` (a field of that name), ``cell`` (a cell of that name) or ``label`` (the empty
-    cell beside a cell whose text is the key)."""
+    kind: Literal["click_here", "cell", "label", "checkbox", "radio", "edit", "combo_box", "list_box"]
+    """``click_here`` (a field of that name), ``cell`` (a cell of that name), ``label`` (the empty
+    cell beside a cell whose text is the key), or the kind of the form control of that name
+    (``before``/``after`` of a checkbox or radio button: ``"true"``/``"false"``)."""
     name: str
     address: Address
     before: str
@@ -215,6 +216,9 @@ def _cell_at(blocks: Sequence[Block], chain: Sequence[CellPlace]) -> Iterator[Ta
                     yield from _cell_at(cell.blocks, chain[1:])
 
 
+_CONTROL_KINDS = ("checkbox", "radio", "edit", "combo_box", "list_box")
+
+
 def _lines(text: str) -> str:
     return "\n".join(line for line in text.split("\n") if line)
 
@@ -257,7 +261,16 @@ def _differences(
     for entry in new_doc.form_entries():
         if entry["kind"] == "click_here" and entry["name"] is not None:
             fields.setdefault(entry["name"], []).append(_lines(entry["value"] or ""))
+    controls: dict[tuple[str, str], list[str]] = {}
+    for entry in new_doc.form_entries():
+        if entry["kind"] in _CONTROL_KINDS and entry["name"] is not None:
+            shown = str(bool(entry["checked"])).lower() if entry["kind"] in ("checkbox", "radio") else entry["value"]
+            controls.setdefault((entry["kind"], entry["name"]), []).append(shown or "")
     for f in plan["filled"]:
+        if f["kind"] in _CONTROL_KINDS:
+            if f["after"] not in controls.get((f["kind"], f["name"]), []):
+                yield f"{f['kind']} {f['name']!r} does not read back as {f['after']!r}"
+            continue
         if f["kind"] == "click_here":
             # An empty paragraph of a field over several paragraphs is no line of its value as
             # the forms listing reads it (the model keeps no empty paragraph).

@@ -278,3 +278,42 @@ fn hwp5_click_here_fields_are_filled_and_every_other_stream_kept() {
         );
     }
 }
+
+#[test]
+fn form_controls_are_set_and_read_back() {
+    let opts = Options::default();
+    let buttons = fixture("hwpxlib-SimpleButtons.hwpx");
+    let out = fill(
+        &buttons,
+        &[
+            ("CheckBox1".into(), Value::Flag(true)),
+            ("RadioButton1".into(), Value::Flag(true)),
+        ],
+        &opts,
+    )
+    .unwrap();
+    let kinds: Vec<&str> = out.plan.filled.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, ["checkbox", "radio"]);
+    assert_eq!(out.plan.filled[0].before, "false");
+    let section = part(out.bytes.as_ref().unwrap(), "Contents/section0.xml");
+    assert!(section.contains(r#"<hp:checkBtn caption="선택 상자1" value="CHECKED""#));
+    assert!(section.contains(r#"<hp:radioBtn caption="라디오 단추1" value="CHECKED""#));
+    assert!(section.contains(r#"<hp:btn caption="명령 단추1" value="UNCHECKED""#));
+    let refused = fill(&buttons, &[("CheckBox1".into(), text("yes"))], &opts);
+    assert_eq!(
+        refused.err().map(|e| e.code),
+        Some(rhwp_reader::ErrorCode::InvalidInput)
+    );
+
+    let edit = fixture("hwpxlib-SimpleEdit.hwpx");
+    let out = fill(&edit, &[("Edit1".into(), text("5 < 6 & \"7\""))], &opts).unwrap();
+    assert_eq!(out.plan.filled[0].before, "1234");
+    let section = part(out.bytes.as_ref().unwrap(), "Contents/section0.xml");
+    assert!(section.contains("<hp:text>5 &lt; 6 &amp; &quot;7&quot;</hp:text>"));
+
+    let combo = fixture("hwpxlib-SimpleComboBox.hwpx");
+    let out = fill(&combo, &[("ComboBox1".into(), text("직접 입력"))], &opts).unwrap();
+    let section = part(out.bytes.as_ref().unwrap(), "Contents/section0.xml");
+    assert!(section.contains(r#"selectedValue="직접 입력""#));
+    read(&out.bytes.unwrap(), &opts).unwrap();
+}

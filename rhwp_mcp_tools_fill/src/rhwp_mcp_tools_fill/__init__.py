@@ -36,8 +36,9 @@ Values = Annotated[
     Field(
         description="Key -> value. A key is a click-here field's name (누름틀; every field of that name gets "
         "the value), a table cell's name, or a label written in a cell (성명, 연락처...: the empty cell to "
-        "its right, else below, gets the value). A value is text (a line feed starts a new line) or a "
-        "list of lines.",
+        "its right, else below, gets the value), or a form control's name (true/false ticks or clears a "
+        "checkbox or radio button; text fills an edit box or picks a combo/list box choice). A value "
+        "is text (a line feed starts a new line), a list of lines, or true/false.",
         min_length=1,
     ),
 ]

@@ -134,6 +134,22 @@ pub struct CellSite {
 pub struct FormMap {
     pub fields: Vec<FieldSite>,
     pub cells: Vec<CellSite>,
+    pub controls: Vec<ControlSite>,
+}
+
+/// A form control (양식 개체) a writer can set.
+#[derive(Debug, Clone)]
+pub struct ControlSite {
+    /// `checkbox`, `radio`, `edit`, `combo_box` or `list_box`.
+    pub kind: &'static str,
+    pub name: String,
+    /// A checkbox's or radio button's state (`true`/`false`), or the text or choice.
+    pub value: String,
+    /// A combo or list box's choices; empty when any text goes (an editable combo box).
+    pub options: Vec<String>,
+    /// A radio button's group (the others of the group are cleared when it is set).
+    pub group: Option<String>,
+    pub address: Address,
 }
 
 /// One place a key fills.
@@ -141,6 +157,7 @@ pub struct FormMap {
 pub enum Place {
     Field(usize),
     Cell(usize),
+    Control(usize),
 }
 
 /// A key resolved: each place it fills, with the value as text.
@@ -179,6 +196,42 @@ fn label_target(map: &FormMap, label: usize, text: &str) -> Option<usize> {
     let right = cell_at(map, l.table, l.row, l.col + l.col_span.max(1));
     let below = cell_at(map, l.table, l.row + l.row_span.max(1), l.col);
     right.filter(takes).or(below.filter(takes))
+}
+
+/// What a control is set to: a checkbox or radio button takes true/false ("true"/"false"), an
+/// edit box text, a combo or list box one of its choices (any text when it has none listed).
+fn control_value(key: &str, site: &ControlSite, value: &Value) -> Result<String> {
+    let refuse = |message: String, suggestion: String| Error {
+        code: ErrorCode::InvalidInput,
+        message,
+        suggestion,
+    };
+    match (site.kind, value) {
+        ("checkbox" | "radio", Value::Flag(on)) => Ok(on.to_string()),
+        ("checkbox" | "radio", _) => Err(refuse(
+            format!("\"{key}\" is a {} and takes true or false", site.kind),
+            "Give true to tick it, false to clear it.".into(),
+        )),
+        (_, Value::Flag(_)) => Err(refuse(
+            format!(
+                "\"{key}\" is a {} and takes text, not true/false",
+                site.kind
+            ),
+            "Give the text (or, for a combo or list box, one of its choices).".into(),
+        )),
+        ("combo_box" | "list_box", v) => {
+            let text = v.text(key)?;
+            if site.options.is_empty() || site.options.contains(&text) {
+                Ok(text)
+            } else {
+                Err(refuse(
+                    format!("\"{text}\" is not a choice of the {} \"{key}\"", site.kind),
+                    format!("Give one of: {}", site.options.join(", ")),
+                ))
+            }
+        }
+        (_, v) => v.text(key),
+    }
 }
 
 /// A cell filled (by its name or by a label beside it).
@@ -262,6 +315,30 @@ pub fn resolve(map: &FormMap, values: &[(String, Value)]) -> Result<(Vec<Target>
             }
             if !any {
                 plan.unmatched.push(key.clone());
+            }
+            continue;
+        }
+        let controls: Vec<usize> = (0..map.controls.len())
+            .filter(|&i| map.controls[i].name == *key)
+            .collect();
+        if !controls.is_empty() {
+            for i in controls {
+                let site = &map.controls[i];
+                let after = control_value(key, site, value)?;
+                plan.filled.push(Filled {
+                    key: key.clone(),
+                    kind: site.kind,
+                    name: site.name.clone(),
+                    address: site.address.clone(),
+                    before: site.value.clone(),
+                    after: after.clone(),
+                    span_before: 1,
+                    span_after: 1,
+                });
+                targets.push(Target {
+                    place: Place::Control(i),
+                    text: after,
+                });
             }
             continue;
         }

@@ -75,6 +75,22 @@ struct FieldMark {
     tag: (usize, usize),
 }
 
+/// A form control (`checkBtn`, `radioBtn`, `comboBox`, `listBox`, `edit`).
+#[derive(Debug, Clone)]
+struct Control {
+    kind: &'static str,
+    tag: (usize, usize),
+    name: String,
+    value: String,
+    group: Option<String>,
+    options: Vec<String>,
+    /// A combo box one may type into (`editEnable`): any text goes.
+    free: bool,
+    para: Option<usize>,
+    /// An edit box's `text` element: where it is, and where its content is.
+    text: Option<((usize, usize), (usize, usize))>,
+}
+
 /// A table cell (`tc`).
 #[derive(Debug, Clone, Default)]
 struct Cell {
@@ -99,6 +115,8 @@ enum Kind {
     Cell,
     SubList,
     LineSegs,
+    Control,
+    ControlText,
     Other,
 }
 
@@ -122,6 +140,7 @@ struct Scan {
     objects: Vec<usize>,
     /// Per table: the rows seen so far and the grid column the next cell starts at.
     tables: Vec<(u32, u32)>,
+    controls: Vec<Control>,
 }
 
 fn attr(e: &BytesStart<'_>, key: &str) -> Option<String> {
@@ -184,13 +203,13 @@ impl Scan {
                 Event::Empty(e) => {
                     let frame = scan.open(&e, before, after, &stack, &mut top);
                     stack.push(frame);
-                    scan.close(&mut stack, after);
+                    scan.close(&mut stack, after, after);
                 }
                 Event::End(_) => {
                     if stack.is_empty() {
                         return Err(xml_error(part, "closing tag without an opening one"));
                     }
-                    scan.close(&mut stack, after);
+                    scan.close(&mut stack, before, after);
                 }
                 Event::Text(t) => scan.text(&stack, before, &t.xml10_content()),
                 Event::CData(t) => scan.text(&stack, before, &t.xml10_content()),
@@ -309,6 +328,51 @@ impl Scan {
             "ctrl" => (Kind::Ctrl, 0),
             "subList" => (Kind::SubList, 0),
             "linesegarray" => (Kind::LineSegs, 0),
+            "checkBtn" | "radioBtn" | "comboBox" | "listBox" | "edit" => {
+                let kind = match local {
+                    "checkBtn" => "checkbox",
+                    "radioBtn" => "radio",
+                    "comboBox" => "combo_box",
+                    "listBox" => "list_box",
+                    _ => "edit",
+                };
+                let value = match kind {
+                    "checkbox" | "radio" => {
+                        (attr(e, "value").as_deref() == Some("CHECKED")).to_string()
+                    }
+                    "combo_box" | "list_box" => attr(e, "selectedValue").unwrap_or_default(),
+                    _ => String::new(),
+                };
+                self.controls.push(Control {
+                    kind,
+                    tag: (start, open_end),
+                    name: attr(e, "name").unwrap_or_default(),
+                    value,
+                    group: attr(e, "radioGroupName").filter(|g| !g.is_empty()),
+                    options: Vec::new(),
+                    free: attr(e, "editEnable").as_deref() == Some("1"),
+                    para,
+                    text: None,
+                });
+                self.object_at(start, stack);
+                (Kind::Control, self.controls.len() - 1)
+            }
+            "listItem" | "text" if stack.last().is_some_and(|f| f.kind == Kind::Control) => {
+                let c = stack.last().map_or(0, |f| f.idx);
+                if local == "listItem" {
+                    if let Some(v) = attr(e, "value")
+                        .filter(|v| !v.is_empty())
+                        .or_else(|| attr(e, "displayText"))
+                        .filter(|v| !v.is_empty())
+                    {
+                        self.controls[c].options.push(v);
+                    }
+                    (Kind::Other, 0)
+                } else {
+                    self.controls[c].text = Some(((start, open_end), (open_end, open_end)));
+                    (Kind::ControlText, c)
+                }
+            }
             "tbl" => {
                 self.tables.push((0, 0));
                 (Kind::Table, self.tables.len() - 1)
@@ -404,9 +468,15 @@ impl Scan {
         }
     }
 
-    fn close(&mut self, stack: &mut Vec<Frame>, end: usize) {
+    fn close(&mut self, stack: &mut Vec<Frame>, close_start: usize, end: usize) {
         let Some(frame) = stack.pop() else { return };
         match frame.kind {
+            Kind::ControlText => {
+                if let Some((tag, _)) = self.controls[frame.idx].text {
+                    let inner_end = close_start.max(tag.1);
+                    self.controls[frame.idx].text = Some(((tag.0, end), (tag.1, inner_end)));
+                }
+            }
             Kind::Para => self.paras[frame.idx].end = end,
             Kind::Cell => {
                 let cell = &self.cells[frame.idx];
@@ -433,9 +503,14 @@ impl Scan {
     }
 
     fn text(&mut self, stack: &[Frame], at: usize, text: &str) {
+        if let Some(f) = stack.last().filter(|f| f.kind == Kind::ControlText) {
+            self.controls[f.idx].value.push_str(text);
+            return;
+        }
         if text.is_empty() || !Scan::in_text(stack) {
             return;
         }
+        let _ = at;
         if let Some(p) = Scan::innermost(stack, Kind::Para).map(|f| f.idx) {
             self.paras[p].text.push_str(text);
             self.texts.push((at, text.to_string()));
@@ -484,6 +559,8 @@ enum Site {
     },
     /// A cell: its section and index in the scan.
     Cell { section: usize, cell: usize },
+    /// A form control: its section and index in the scan.
+    Control { section: usize, control: usize },
 }
 
 fn address(section: &Section, top: u32, cells: Vec<CellAt>) -> Address {
@@ -495,7 +572,8 @@ fn address(section: &Section, top: u32, cells: Vec<CellAt>) -> Address {
     }
 }
 
-/// The form map of the sections, and where each of its places is.
+/// The form map of the sections, and where each of its places is (fields in the first list,
+/// cells then controls in the second).
 fn form_map(sections: &[Section]) -> (FormMap, Vec<Site>, Vec<Site>) {
     let mut map = FormMap::default();
     let mut field_sites = Vec::new();
@@ -573,6 +651,27 @@ fn form_map(sections: &[Section]) -> (FormMap, Vec<Site>, Vec<Site>) {
             cell_sites.push(Site::Cell {
                 section: s,
                 cell: c,
+            });
+        }
+        for (c, control) in scan.controls.iter().enumerate() {
+            let (top, cell) = control
+                .para
+                .map_or((0, None), |p| (scan.paras[p].top, scan.paras[p].cell));
+            map.controls.push(fill::ControlSite {
+                kind: control.kind,
+                name: control.name.clone(),
+                value: control.value.clone(),
+                options: if control.free {
+                    Vec::new()
+                } else {
+                    control.options.clone()
+                },
+                group: control.group.clone(),
+                address: address(section, top, scan.cell_chain(cell)),
+            });
+            cell_sites.push(Site::Control {
+                section: s,
+                control: c,
             });
         }
     }
@@ -671,29 +770,7 @@ fn field_splices(section: &Section, begin: usize, end: usize, text: &str, out: &
     out.push((b.ctrl.1, e.ctrl.0, content));
     // 한글 marks an edited field dirty; a blank one stays as never edited (its guide shows).
     let dirty = if text.is_empty() { "0" } else { "1" };
-    let tag = &raw[b.tag.0..b.tag.1];
-    match find(tag, b" dirty=\"") {
-        Some(k) => {
-            let at = b.tag.0 + k + b" dirty=\"".len();
-            let close = raw[at..]
-                .iter()
-                .position(|&c| c == b'"')
-                .map_or(at, |n| at + n);
-            out.push((at, close, dirty.to_string()));
-        }
-        None => {
-            let name_end = tag
-                .iter()
-                .position(|c| c.is_ascii_whitespace() || *c == b'/' || *c == b'>')
-                .unwrap_or(tag.len());
-            out.push((
-                b.tag.0 + name_end,
-                b.tag.0 + name_end,
-                format!(" dirty=\"{dirty}\""),
-            ));
-        }
-    }
-    // (Over several paragraphs, the begin's layout lies inside the replaced text.)
+    set_attr(raw, b.tag, "dirty", dirty, out);
     if let Some((from, to)) = scan.paras[b.para].lineseg.filter(|_| e.para == b.para) {
         out.push((from, to, String::new()));
     }
@@ -718,6 +795,98 @@ fn cell_splices(section: &Section, cell: usize, text: &str, out: &mut Splices) {
         content.push_str(&paragraph_xml(pre, &p_open, &run_open, line));
     }
     out.push((p.start, scan.paras[last].end, content));
+}
+
+/// Set attribute `name` of the start tag at `tag` to `value` (already escaped): its value
+/// replaced, or the attribute added after the element's name.
+fn set_attr(raw: &[u8], tag: (usize, usize), name: &str, value: &str, out: &mut Splices) {
+    let bytes = &raw[tag.0..tag.1];
+    let key = format!(" {name}=\"");
+    match find(bytes, key.as_bytes()) {
+        Some(k) => {
+            let at = tag.0 + k + key.len();
+            let close = raw[at..tag.1]
+                .iter()
+                .position(|&c| c == b'"')
+                .map_or(at, |n| at + n);
+            out.push((at, close, value.to_string()));
+        }
+        None => {
+            let name_end = bytes
+                .iter()
+                .position(|c| c.is_ascii_whitespace() || *c == b'/' || *c == b'>')
+                .unwrap_or(bytes.len());
+            let at = tag.0 + name_end;
+            out.push((at, at, format!(" {name}=\"{value}\"")));
+        }
+    }
+}
+
+/// Text as an XML attribute value or character data.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\t' => out.push_str("&#9;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Set a form control: a checkbox or radio button ticked or cleared (a radio button ticked clears
+/// the others of its group, in every section), an edit box's text, a combo or list box's choice.
+fn control_splices(sections: &[Section], s: usize, c: usize, value: &str, out: &mut [Splices]) {
+    let section = &sections[s];
+    let control = &section.scan.controls[c];
+    let raw = &section.text;
+    let state = |on: bool| if on { "CHECKED" } else { "UNCHECKED" };
+    match control.kind {
+        "checkbox" | "radio" => {
+            let on = value == "true";
+            set_attr(raw, control.tag, "value", state(on), &mut out[s]);
+            if control.kind == "radio" && on && control.group.is_some() {
+                for (t, other) in sections.iter().enumerate() {
+                    for (k, o) in other.scan.controls.iter().enumerate() {
+                        if o.kind == "radio" && o.group == control.group && (t, k) != (s, c) {
+                            set_attr(&other.text, o.tag, "value", state(false), &mut out[t]);
+                        }
+                    }
+                }
+            }
+        }
+        "combo_box" | "list_box" => set_attr(
+            raw,
+            control.tag,
+            "selectedValue",
+            &escaped(value),
+            &mut out[s],
+        ),
+        _ => match control.text {
+            // `<text/>`: the element written anew with the value.
+            Some((element, inner)) if inner.0 == element.1 => {
+                let tag = String::from_utf8_lossy(&raw[element.0..element.1]);
+                let head = tag.trim_end_matches("/>").trim_end();
+                let name = head
+                    .trim_start_matches('<')
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("text");
+                out[s].push((
+                    element.0,
+                    element.1,
+                    format!("{head}>{}</{name}>", escaped(value)),
+                ));
+            }
+            Some((_, inner)) => out[s].push((inner.0, inner.1, escaped(value))),
+            None => {}
+        },
+    }
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -819,6 +988,13 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
                         &target.text,
                         &mut splices[section],
                     );
+                }
+            }
+            Place::Control(i) => {
+                if let Some(Site::Control { section, control }) =
+                    cell_sites.get(map.cells.len() + i)
+                {
+                    control_splices(&sections, *section, *control, &target.text, &mut splices);
                 }
             }
         }
