@@ -317,3 +317,28 @@ fn form_controls_are_set_and_read_back() {
     assert!(section.contains(r#"selectedValue="직접 입력""#));
     read(&out.bytes.unwrap(), &opts).unwrap();
 }
+
+#[test]
+fn hwp5_refill_with_the_same_values_changes_nothing() {
+    let form = fixture("hwplib-getting_clickhere_text.hwp");
+    let values = [
+        ("필드1".to_string(), text("첫 줄\n둘째\t칸 😀")),
+        ("필드2".to_string(), text("")),
+        ("Table필드1".to_string(), text("표 <안>")),
+    ];
+    let once = fill(&form, &values, &Options::default()).unwrap();
+    assert_eq!(once.plan.filled.len(), 3);
+    let filled = once.bytes.unwrap();
+    let twice = fill(&filled, &values, &Options::default()).unwrap();
+    let before: Vec<&str> = twice
+        .plan
+        .filled
+        .iter()
+        .map(|f| f.before.as_str())
+        .collect();
+    assert_eq!(before, ["첫 줄\n둘째\t칸 😀", "", "표 <안>"]);
+    assert!(
+        twice.bytes.is_none(),
+        "the same values again: nothing to write"
+    );
+}

@@ -60,6 +60,28 @@ fn width(unit: u16) -> usize {
     }
 }
 
+/// The text of a field's content (a tab and a line break as themselves) and whether it holds
+/// any other control (an object, another field), which a value cannot replace.
+fn content_text(content: &[u16]) -> (String, bool) {
+    let mut units = Vec::with_capacity(content.len());
+    let mut other = false;
+    let mut pos = 0;
+    while pos < content.len() {
+        let unit = content[pos];
+        match unit {
+            9 => units.push(9),
+            10 => units.push(10),
+            0..=31 => other = true,
+            _ => units.push(unit),
+        }
+        pos += width(unit);
+    }
+    let text = char::decode_utf16(units)
+        .map(|c| c.unwrap_or('\u{FFFD}'))
+        .collect();
+    (text, other)
+}
+
 /// A field's name: its CTRL_DATA child's parameter set.
 fn field_name(recs: &[Record], data: &[u8], ctrl: usize) -> String {
     recs[ctrl + 1..record::subtree_end(recs, ctrl)]
@@ -155,16 +177,10 @@ fn find_fields(
                     let mut rd = record::Reader::at(head, 4);
                     let property = rd.u32();
                     let name = field_name(recs, data, c);
-                    let content = &text[start..pos];
-                    let has_controls = content.iter().any(|&u| u < 32 && u != 10 && u != 9);
+                    let (shown, has_controls) = content_text(&text[start..pos]);
                     let edited = property & (1 << 15) != 0;
-                    let before = if edited {
-                        char::decode_utf16(content.iter().copied().filter(|&u| u >= 32 || u == 10))
-                            .map(|c| c.unwrap_or('\u{FFFD}'))
-                            .collect()
-                    } else {
-                        String::new()
-                    };
+                    // Never edited, its content is the guide text, not a value.
+                    let before = if edited { shown } else { String::new() };
                     map.fields.push(FieldSite {
                         name,
                         before,
