@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -166,3 +167,29 @@ def test_over_http_the_copy_is_a_handle_to_download(form: Path, tmp_path: Path) 
         assert missing.status_code == 404
     assert form.read_bytes() == blank
     assert sorted(p.name for p in form.parent.iterdir() if p.is_file()) == ["form.hwpx"], "no file on the server"
+
+
+def test_from_the_shell(form: Path) -> None:
+    import json
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
+    values = json.dumps(VALUES, ensure_ascii=False)
+    done = subprocess.run(
+        [*_command(), "call", "fill_form", f"path={form}", f"values={values}"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["output"] == str(form.with_name("form.filled.hwpx"))
+    read_only = subprocess.run(
+        [*_command(), "--read-only", "call", "fill_form", f"path={form}", f"values={values}"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert read_only.returncode == 1 and json.loads(read_only.stdout)["error"] == "permission_denied"
