@@ -12,6 +12,7 @@ use pyo3::types::PyString;
 use rhwp_reader::{model::Document, ErrorCode, Options};
 use std::sync::Arc;
 
+mod fill;
 mod ir_objects;
 
 /// The reader builds its model from many small allocations (paragraph texts, runs, cells,
@@ -535,6 +536,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(parse_path, m)?)?;
     m.add_function(wrap_pyfunction!(read_bin_data, m)?)?;
+    m.add_function(wrap_pyfunction!(fill::fill, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
     // The error vocabulary, `(code, default suggestion, exception class name)` a row, from which
     // `rhwp_core.errors` builds its exception classes.

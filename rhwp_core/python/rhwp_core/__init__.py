@@ -21,6 +21,7 @@ from .errors import (
     TooLargeError,
     UnsupportedFormatError,
 )
+from .filling import FillPlan, FillResult, FillVerificationError, fill
 from .media import BinDataItem, UnknownBinDataError, bin_data_names, read_bin_data, read_bin_item
 
 __version__: str = _native.__version__
@@ -34,6 +35,9 @@ __all__ = [
     "DocumentIsADirectoryError",
     "DocumentNotFoundError",
     "DocumentPermissionError",
+    "FillPlan",
+    "FillResult",
+    "FillVerificationError",
     "HwpError",
     "InvalidRequestError",
     "PasswordRequiredError",
@@ -43,6 +47,7 @@ __all__ = [
     "__version__",
     "bin_data_names",
     "clear_cache",
+    "fill",
     "load",
     "parse",
     "read_bin_data",

@@ -10,6 +10,7 @@ __all__ = [
     "NativeDocument",
     "ReaderError",
     "__version__",
+    "fill",
     "parse_bytes",
     "parse_path",
     "read_bin_data",
@@ -59,3 +60,10 @@ def read_bin_data(
     """The bin-data item ``name`` of the document ``source`` (its bytes, or a path) and the media type
     its first bytes show. Raises ``ReaderError`` with args ``(code, message, suggestion)``, and for a
     name the document does not hold ``("invalid_input", message, suggestion, names it holds)``."""
+
+def fill(
+    data: bytes, values: list[tuple[str, object]], password: str | None = None
+) -> tuple[bytes | None, str, list[str]]:
+    """Fill the form ``data`` with ``(key, value)`` pairs (value: str, bool or list of str): the filled
+    document (None when nothing changes), the plan as JSON and the parts rewritten. Raises
+    ``ReaderError`` (``unsupported_format`` for formats not written; ``internal_error`` for a bug)."""

@@ -4,7 +4,8 @@
 //! entry here.
 
 use crate::common::bin_data::Lookup;
-pub use crate::common::format::{Format, Sniffed};
+use crate::common::fill::{self, Output, Value};
+pub use crate::common::format::{Format, Sniffed, Writer};
 use crate::error::{Error, Result};
 use crate::limits::Options;
 use crate::model::{self, Document};
@@ -83,6 +84,18 @@ pub fn bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
     match sniffed_format(bytes) {
         Some(format) => (format.bin_data)(bytes, name, options),
         None => Err(not_read(bytes)),
+    }
+}
+
+/// Fill the form in `bytes` (its format sniffed) with `values`: the new document and the plan.
+/// A format without a writer is refused (`unsupported_format`) with why and the way out.
+pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Result<Output> {
+    let Some(format) = sniffed_format(bytes) else {
+        return Err(not_read(bytes));
+    };
+    match format.writer {
+        Writer::Fills(fill) => fill(bytes, values, options),
+        Writer::Refuses(why) => Err(fill::not_writable(format.name, why)),
     }
 }
 

@@ -23,12 +23,14 @@ from .plugin.contract import (
     RegisterResource,
     SourceSettings,
     ToolCall,
+    WriteSettings,
     caller_source,
     normalize_path,
     source_scheme,
 )
 from .plugin.errors import ERROR_CODES, ToolFailure
 from .plugin.hookspecs import ENTRY_POINT_GROUP, PROJECT_NAME, hookimpl, hookspec
+from .plugin.output import save_output
 from .plugin.paging import (
     current_max_chars,
     current_max_image_chars,
@@ -64,6 +66,7 @@ __all__ = [
     "SourceSettings",
     "ToolCall",
     "ToolFailure",
+    "WriteSettings",
     "__version__",
     "build_server",
     "caller_source",
@@ -83,6 +86,7 @@ __all__ = [
     "parameter_defaults",
     "phase",
     "report_progress",
+    "save_output",
     "source_scheme",
     "split_string_field",
 ]

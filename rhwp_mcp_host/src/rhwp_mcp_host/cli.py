@@ -24,6 +24,8 @@ from .settings import (
     ENV_DISABLE,
     ENV_ENABLE,
     ENV_MAX_CALLS,
+    ENV_OUTPUT_DIR,
+    ENV_READ_ONLY,
     HTTP_VARIABLES,
     SOURCE_VARIABLES,
     CommandSettings,
@@ -92,6 +94,18 @@ def _add_common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
         metavar="N",
         default=default,
         help=f"tool calls run at once; more wait their turn (default ${ENV_MAX_CALLS} or 2 per CPU, at least 4)",
+    )
+    parser.add_argument(
+        "--read-only",
+        action="store_true",
+        default=default,
+        help=f"refuse every tool that writes a document (fill_form...) with permission_denied (${ENV_READ_ONLY})",
+    )
+    parser.add_argument(
+        "--output-dir",
+        metavar="DIR",
+        default=default,
+        help=f"write the documents writing tools make into DIR (default: beside their input; ${ENV_OUTPUT_DIR})",
     )
     parser.add_argument(
         "--max-image-chars",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .plugin.contract import MiB, SourceSettings, default_max_calls
+from .plugin.contract import MiB, SourceSettings, WriteSettings, default_max_calls
 from .plugin.paging import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_IMAGE_CHARS,
@@ -30,6 +30,8 @@ ENV_ROOT = "RHWP_MCP_ROOT"
 ENV_ENABLE = "RHWP_MCP_ENABLE"
 ENV_DISABLE = "RHWP_MCP_DISABLE"
 ENV_TRACE = "RHWP_MCP_TRACE"
+ENV_READ_ONLY = "RHWP_MCP_READ_ONLY"
+ENV_OUTPUT_DIR = "RHWP_MCP_OUTPUT_DIR"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
@@ -146,6 +148,8 @@ class HostSettings:
     max_calls: int = field(default_factory=default_max_calls)
     """Tool calls run at once; more wait for a slot."""
     sources: SourceSettings = field(default_factory=SourceSettings)
+    writing: WriteSettings = field(default_factory=WriteSettings)
+    """--read-only, --output-dir: whether writing tools write, and where."""
     env: Mapping[str, str] = field(default_factory=dict)
     """The environment the server started with (a snapshot), handed to packs in ``HostConfig.env``."""
 
@@ -160,6 +164,8 @@ def host_settings(
     max_image_chars: int | None = None,
     max_calls: int | str | None = None,
     sources: SourceSettings | None = None,
+    read_only: bool | None = None,
+    output_dir: str | os.PathLike[str] | None = None,
 ) -> HostSettings:
     """The server's settings: each value given (a flag) over its variable in ``env`` (default: this
     process's environment) over its default. ``roots=None`` takes RHWP_MCP_ROOT; ``sources=None``
@@ -182,8 +188,26 @@ def host_settings(
         max_image_chars=image_cap,
         max_calls=calls,
         sources=source_settings(env) if sources is None else sources,
+        writing=write_settings(env, read_only=read_only, output_dir=output_dir),
         env=env,
     )
+
+
+def write_settings(
+    env: Mapping[str, str], *, read_only: bool | None = None, output_dir: str | os.PathLike[str] | None = None
+) -> WriteSettings:
+    """--read-only over RHWP_MCP_READ_ONLY, --output-dir over RHWP_MCP_OUTPUT_DIR (which must be a
+    directory: results are written there)."""
+    if not read_only and env.get(ENV_READ_ONLY, "").strip():
+        read_only = parse_bool(ENV_READ_ONLY, env[ENV_READ_ONLY])
+    if output_dir is None and env.get(ENV_OUTPUT_DIR, "").strip():
+        output_dir = env[ENV_OUTPUT_DIR].strip()
+    folder = None
+    if output_dir is not None:
+        folder = Path(os.path.realpath(os.path.expanduser(os.fspath(output_dir))))
+        if not folder.is_dir():
+            raise ValueError(f"--output-dir {output_dir}: not a directory")
+    return WriteSettings(read_only=bool(read_only), output_dir=folder)
 
 
 # field of SourceSettings -> (variable, parser); the flag is --field-with-dashes (megabytes as -mb).
@@ -315,6 +339,8 @@ def command_settings(args: Any, env: Mapping[str, str] | None = None) -> Command
         max_image_chars=args.max_image_chars,
         max_calls=args.max_calls,
         sources=source_settings(env, **{name: getattr(args, name, None) for name in SOURCE_VARIABLES}),
+        read_only=getattr(args, "read_only", None),
+        output_dir=getattr(args, "output_dir", None),
     )
     return CommandSettings(packs=packs, host=host, http=http)
 
@@ -323,6 +349,8 @@ __all__ = [
     "ENV_AUTH_TOKEN_FILE",
     "ENV_DISABLE",
     "ENV_ENABLE",
+    "ENV_OUTPUT_DIR",
+    "ENV_READ_ONLY",
     "ENV_ROOT",
     "ENV_TRACE",
     "HTTP_VARIABLES",
@@ -338,4 +366,5 @@ __all__ = [
     "pack_selection",
     "roots_from_env",
     "source_settings",
+    "write_settings",
 ]

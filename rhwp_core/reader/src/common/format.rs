@@ -2,10 +2,11 @@
 //! how one item of its bin data is fetched. Each format's folder implements `Format` once; the
 //! table in `crate::formats` lists them, and everything that depends on the format (`read`,
 //! `sniff`, bin data, the summary's format name, the fuzz targets) goes through that table.
-//! A writer, when one comes, is another field here (`Option` of a function: not every format
-//! will have one), its function beside the format's reader.
+//! A writer (filling a form) is another field: the function beside the format's reader, or why
+//! the format is not written.
 
 use crate::common::bin_data::Lookup;
+use crate::common::fill::{Output, Value};
 use crate::error::Result;
 use crate::limits::Options;
 use crate::model::{self, Document};
@@ -28,6 +29,8 @@ pub struct Format {
     pub read: fn(&[u8], &Options) -> Result<Document>,
     /// The bin data item of that name of the document in the bytes, sniffed as this format.
     pub bin_data: fn(&[u8], &str, &Options) -> Result<Lookup>,
+    /// How a form of this format is filled, or why it is not.
+    pub writer: Writer,
     /// The layers of this reader a fuzz target reaches directly (`crate::fuzzing`).
     #[cfg(any(test, feature = "fuzzing"))]
     pub fuzz_layers: &'static [FuzzLayer],
@@ -39,6 +42,15 @@ pub struct Format {
 pub struct FuzzLayer {
     pub target: &'static str,
     pub run: fn(&[u8], &Options) -> Option<Document>,
+}
+
+/// Fill the document in the bytes with the keyed values.
+pub type FillFn = fn(&[u8], &[(String, Value)], &Options) -> Result<Output>;
+
+/// A format's writer: it fills forms (`crate::common::fill`), or it refuses, saying why.
+pub enum Writer {
+    Fills(FillFn),
+    Refuses(&'static str),
 }
 
 /// What the first bytes say a file is.

@@ -307,6 +307,9 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(b"HWP Document File"),
     read,
     bin_data: bin_data_item,
+    writer: crate::common::format::Writer::Refuses(
+        "HWP 3.x (한글 97 and older) is read, never written",
+    ),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

@@ -19,6 +19,7 @@ pub mod distribution;
 pub mod doc_info;
 pub mod encryption;
 pub mod fields;
+pub mod fill;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzz;
 pub mod record;
@@ -72,16 +73,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     } else {
         "BodyText"
     };
-    let mut sections: Vec<(u32, String)> = container
-        .stream_names(storage)
-        .into_iter()
-        .filter_map(|(name, _)| {
-            name.strip_prefix("Section")
-                .and_then(|n| n.parse::<u32>().ok())
-                .map(|n| (n, name))
-        })
-        .collect();
-    sections.sort_unstable();
+    let sections = section_streams(&container, storage);
     if sections.is_empty() {
         return Err(Error::corrupt(format!(
             "no {storage}/Section streams: the document body is missing"
@@ -474,6 +466,24 @@ fn read_section_parts(
     ))
 }
 
+/// The `SectionN` streams of `storage` (`BodyText` or `ViewText`), in number order.
+pub(crate) fn section_streams(
+    container: &container::Container<'_>,
+    storage: &str,
+) -> Vec<(u32, String)> {
+    let mut sections: Vec<(u32, String)> = container
+        .stream_names(storage)
+        .into_iter()
+        .filter_map(|(name, _)| {
+            name.strip_prefix("Section")
+                .and_then(|n| n.parse::<u32>().ok())
+                .map(|n| (n, name))
+        })
+        .collect();
+    sections.sort_unstable();
+    sections
+}
+
 /// HWP 5.0's entry in the table of formats (`crate::formats`).
 pub static FORMAT: crate::common::format::Format = crate::common::format::Format {
     name: "hwp",
@@ -482,6 +492,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(&compound::SIGNATURE),
     read,
     bin_data: bin_data::item,
+    writer: crate::common::format::Writer::Fills(fill::fill),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

@@ -29,6 +29,7 @@
 pub mod bin_data;
 pub mod content;
 pub mod encryption;
+pub mod fill;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzz;
 pub mod package;
@@ -196,7 +197,7 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
 /// The spine's sections as package paths, each with whether the zip holds it.
 /// Hancom writes hrefs from the package root (`Contents/section0.xml`); the
 /// OPF model makes them relative to `content.hpf`'s folder (`section0.xml`).
-fn resolve_sections(
+pub(super) fn resolve_sections(
     d: &PackageDocument,
     pkg: &Package<'_>,
     _names: &[String],
@@ -219,7 +220,7 @@ fn resolve_sections(
 }
 
 /// `Contents/section*.xml` in number order (when content.hpf cannot say).
-fn sections_by_name(names: &[String]) -> Vec<(String, bool)> {
+pub(super) fn sections_by_name(names: &[String]) -> Vec<(String, bool)> {
     let mut found: Vec<(u32, &String)> = names
         .iter()
         .filter(|n| {
@@ -400,6 +401,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06"),
     read,
     bin_data: bin_data::item,
+    writer: crate::common::format::Writer::Fills(fill::fill),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

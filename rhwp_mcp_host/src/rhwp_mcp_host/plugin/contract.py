@@ -54,6 +54,16 @@ class SourceSettings:
     """Seconds a stored document lives after its last upload or use."""
 
 
+@dataclass(frozen=True)
+class WriteSettings:
+    """What the operator allows writing tools: nothing (``read_only``), and where files go."""
+
+    read_only: bool = False
+    """--read-only / RHWP_MCP_READ_ONLY: every writing tool is refused with permission_denied."""
+    output_dir: Path | None = None
+    """--output-dir / RHWP_MCP_OUTPUT_DIR: where results are written (an allowed place even with --root)."""
+
+
 def default_max_calls() -> int:
     """Tool calls run at once by default: two per CPU (their work is mostly native reading, which
     releases the GIL, so a second call per CPU fills the gaps), at least four."""
@@ -77,6 +87,8 @@ class HostConfig:
     trace: bool = False
     """True when RHWP_MCP_TRACE=1: packs may log more on stderr."""
     sources: SourceSettings = field(default_factory=SourceSettings)
+    writing: WriteSettings = field(default_factory=WriteSettings)
+    """Whether writing tools may write, and where (see :mod:`rhwp_mcp_host.plugin.output`)."""
 
 
 @dataclass
@@ -92,6 +104,8 @@ class ToolCall:
     started: float = field(default_factory=time.perf_counter)
     state: dict[str, Any] = field(default_factory=dict)
     """Scratch space shared by the hooks of one call (e.g. a start time)."""
+    read_only: bool = True
+    """False for a tool that writes (registered with ``read_only=False``)."""
     sources: dict[str, str] = field(default_factory=dict)
     """Path arguments that named a document source other than a local file (a data: URI, a doc:
     handle, a URL), mapped to the local file the host resolved them to before the tool ran."""

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -33,7 +33,7 @@ from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: i
 
 from .._version import __version__
 from ..documents.store import HANDLE_PREFIX, DocumentStore, default_store_dir
-from ..plugin import paging, passwords, progress
+from ..plugin import output, paging, passwords, progress
 from ..plugin.contract import (
     PATH_DESCRIPTION,
     CallOutcome,
@@ -54,6 +54,7 @@ from ..plugin.errors import (
     error_text,
     invalid_input_from_validation,
 )
+from ..plugin.output import Outputs
 from ..plugin.passwords import add_password_parameter, take_password
 from ..settings import HostSettings, host_settings
 from .packs import PackSet, load_packs, stderr_line
@@ -143,8 +144,10 @@ class HostMiddleware(Middleware):
         *,
         divert_stdout: bool = False,
         password_tools: frozenset[str] = frozenset(),
+        outputs: Outputs | None = None,
     ) -> None:
         self.packs = packs
+        self.outputs = outputs if outputs is not None else Outputs(config.writing, config.roots)
         self.password_tools = password_tools
         """The tools given the host's ``password`` parameter (those that take a document)."""
         self.config = config
@@ -183,8 +186,11 @@ class HostMiddleware(Middleware):
             except ToolFailure as exc:
                 return _error_result(exc.to_dict())
             context = context.copy(message=context.message.model_copy(update={"arguments": dict(arguments)}))
-        call = ToolCall(tool=name, pack=spec.pack, arguments=arguments, path_arguments=spec.path_arguments)
+        call = ToolCall(
+            tool=name, pack=spec.pack, arguments=arguments, path_arguments=spec.path_arguments, read_only=spec.read_only
+        )
         password_token = passwords._active.set(password)
+        output_token = output._active.set(output._CallOutputs(self.outputs, call.sources))
         token = paging._active_cap.set(self.config.max_chars)
         image_token = paging._active_image_cap.set(self.config.max_image_chars)
         cut_lines: list[int] = []
@@ -303,6 +309,7 @@ class HostMiddleware(Middleware):
             return _error_result(payload) if payload is not None else result
         finally:
             passwords._active.reset(password_token)
+            output._active.reset(output_token)
             paging._active_cap.reset(token)
             paging._active_image_cap.reset(image_token)
             paging._cut_lines.reset(cut_token)
@@ -437,6 +444,8 @@ class Host:
     config: HostConfig
     store: DocumentStore
     """Where uploads, data: URIs and downloads are kept (shared with the HTTP upload endpoint)."""
+    outputs: Outputs = field(default_factory=Outputs)
+    """Where writing tools' results go (the HTTP app marks it remote: results go to the store)."""
 
     @property
     def tool_count(self) -> int:
@@ -534,10 +543,12 @@ def create_host(
         env=settings.env,
         trace=trace,
         sources=sources,
+        writing=settings.writing,
     )
     store = DocumentStore(
         sources.store_dir or default_store_dir(), max_bytes=sources.store_max_bytes, ttl=sources.store_ttl
     )
+    outputs = Outputs(config.writing, config.roots, store=lambda data: store.put(data).handle)
 
     packs = load_packs(
         settings.packs,
@@ -565,9 +576,17 @@ def create_host(
         for uri in record.resources:
             server.add_resource(_resource_from_spec(packs.resources[uri]))
     server.add_middleware(
-        HostMiddleware(packs, config, schemas, store, divert_stdout=stdio, password_tools=frozenset(password_tools))
+        HostMiddleware(
+            packs,
+            config,
+            schemas,
+            store,
+            divert_stdout=stdio,
+            password_tools=frozenset(password_tools),
+            outputs=outputs,
+        )
     )
-    return Host(server=server, packs=packs, config=config, store=store)
+    return Host(server=server, packs=packs, config=config, store=store, outputs=outputs)
 
 
 def _describe_sources(tool: FunctionTool, path_arguments: tuple[str, ...], sources: SourceSettings) -> None:

@@ -4,6 +4,8 @@
   must resolve (symlinks and ``..`` followed, via realpath) inside one of the roots.
 - ``builtin:document-sources``: data: URIs, doc: handles and (with --fetch) URLs become local
   files before the tool runs (:mod:`rhwp_mcp_host.sources`).
+- ``builtin:read-only``: with ``--read-only``, every tool registered as writing
+  (``read_only=False``) is refused with ``permission_denied`` before it runs.
 - ``builtin:trace``: with RHWP_MCP_TRACE=1, one stderr line per call start and end, with timing.
 """
 
@@ -20,6 +22,7 @@ from ..documents.store import DocumentStore
 from ..plugin.contract import CallOutcome, Deny, HostConfig, ToolCall, normalize_path
 from ..plugin.errors import PERMISSION_DENIED
 from ..plugin.hookspecs import hookimpl
+from ..plugin.output import is_within
 
 
 def resolve_roots(roots: Iterable[str | os.PathLike[str]]) -> tuple[Path, ...]:
@@ -32,15 +35,6 @@ def resolve_roots(roots: Iterable[str | os.PathLike[str]]) -> tuple[Path, ...]:
         if real not in resolved:
             resolved.append(real)
     return tuple(resolved)
-
-
-def is_within(path: str, roots: tuple[Path, ...]) -> bool:
-    real = os.path.realpath(path)
-    for root in roots:
-        base = str(root)
-        if real == base or real.startswith(base.rstrip(os.sep) + os.sep):
-            return True
-    return False
 
 
 class PathPolicy:
@@ -78,6 +72,27 @@ class PathPolicy:
         return None
 
 
+class ReadOnlyPolicy:
+    """Refuses writing tools when the operator said the server only reads."""
+
+    def __init__(self) -> None:
+        self.read_only = False
+
+    @hookimpl
+    def rhwp_mcp_configure(self, config: HostConfig) -> None:
+        self.read_only = config.writing.read_only
+
+    @hookimpl(tryfirst=True)
+    def rhwp_mcp_before_call(self, call: ToolCall) -> Deny | None:
+        if not self.read_only or call.read_only:
+            return None
+        return Deny(
+            PERMISSION_DENIED,
+            f"{call.tool} writes a document, and this server is read-only",
+            "ask the operator to start the server without --read-only (RHWP_MCP_READ_ONLY); the reading tools work",
+        )
+
+
 class Tracer:
     """Prints each call's start and end with its duration on stderr."""
 
@@ -105,6 +120,7 @@ class Tracer:
 def builtin_plugins(*, trace: bool, log: Callable[[str], None], store: DocumentStore) -> list[tuple[str, Any]]:
     plugins: list[tuple[str, Any]] = [
         ("builtin:path-policy", PathPolicy()),
+        ("builtin:read-only", ReadOnlyPolicy()),
         ("builtin:document-sources", DocumentSources(store)),
     ]
     if trace:

@@ -4,6 +4,8 @@
   (DNS-rebinding protection) and, when configured, bearer-token authentication.
 - ``POST /documents``: raw bytes in, ``201 {"document": "doc:<sha256>", "bytes", "expires_in"}``
   out; same authentication as /mcp; the body is capped and read with a deadline.
+- ``GET /documents/<handle>``: a stored document's bytes (a writing tool's result comes back as
+  such a handle); same authentication; 404 for an unknown or expired handle.
 - ``GET /healthz``: ``{"status": "ok", "tools": N}``, answered before any check (load balancers
   and probes reach it by address, without a token).
 - Request bodies are bounded before anything parses them: /mcp at what a data: URI of the
@@ -17,6 +19,7 @@ import importlib
 import json
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -26,7 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..plugin.contract import MiB
-from ..plugin.errors import INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure, error_payload
+from ..plugin.errors import FILE_NOT_FOUND, INVALID_INPUT, PERMISSION_DENIED, TOO_LARGE, ToolFailure, error_payload
 from ..server.host import Host
 from ..settings import HttpSettings
 
@@ -164,6 +167,25 @@ def upload_endpoint(host: Host, provider: AuthProvider | None) -> Callable[[Requ
     return upload
 
 
+def download_endpoint(host: Host, provider: AuthProvider | None) -> Callable[[Request], Awaitable[Response]]:
+    async def download(request: Request) -> Response:
+        refused = await _authorized(request, provider)
+        if refused is not None:
+            return refused
+        handle = str(request.path_params.get("handle", ""))
+        try:
+            path = await anyio.to_thread.run_sync(host.store.open, handle)
+            data = await anyio.to_thread.run_sync(Path(path).read_bytes)
+        except ToolFailure as failure:
+            status = 404 if failure.code == FILE_NOT_FOUND else 400
+            return _json_error(status, failure.code, failure.message, failure.suggestion)
+        except OSError:
+            return _json_error(404, FILE_NOT_FOUND, f"{handle} is no longer stored", "call the tool that made it again")
+        return Response(data, media_type="application/octet-stream")
+
+    return download
+
+
 def _too_large(cap: int) -> Response:
     return _json_error(
         413,
@@ -287,6 +309,9 @@ def build_app(host: Host, settings: HttpSettings) -> ServiceApp:
     server = host.server
     server.auth = provider
     server.custom_route(UPLOAD_PATH, methods=["POST"])(upload_endpoint(host, provider))
+    server.custom_route(UPLOAD_PATH + "/{handle}", methods=["GET"])(download_endpoint(host, provider))
+    # Served over HTTP, a writing tool's result goes into the store and comes back as a handle.
+    host.outputs.remote = True
     inner = server.http_app(
         path=MCP_PATH,
         transport="http",
@@ -309,5 +334,6 @@ __all__ = [
     "StaticBearerToken",
     "auth_provider",
     "build_app",
+    "download_endpoint",
     "load_auth_provider",
 ]

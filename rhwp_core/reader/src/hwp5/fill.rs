@@ -1,0 +1,592 @@
+//! Filling an HWP 5.0 form: values into click-here fields, nothing else changed.
+//!
+//! Only the `BodyText/SectionN` streams holding a filled field are rewritten (deflated again
+//! when the document's streams are compressed); every other stream is left as it is in the
+//! compound file, which the `cfb` crate updates in place. In a rewritten stream only the
+//! records of the edited paragraphs change, each kept consistent with the others:
+//! - PARA_TEXT: the units between the field begin (extended control 3) and the field end
+//!   (inline control 4) replaced by the value (a line feed is a line break, unit 10; a tab the
+//!   8-unit tab control);
+//! - PARA_HEADER: the character count, the character-shape count and the line-segment count;
+//! - PARA_CHAR_SHAPE: positions after the field moved by the change in length; the value takes
+//!   the shape in effect at the field begin (an unfilled field's guide text has 한글's red italic
+//!   guide shape, which the value must not inherit), the text after the field keeps its own;
+//! - PARA_RANGE_TAG: ranges moved likewise;
+//! - PARA_LINE_SEG: dropped (count 0), so 한글 lays the paragraph out again;
+//! - the field's CTRL_HEADER: property bit 15 (the field was edited; 한글 sets it on the fields
+//!   it fills, as `dirty` in HWPX) set for a value, cleared for an empty one (the guide shows).
+//!
+//! Not written here (refused or left unmatched, see `common::fill`): cells (named or labelled),
+//! fields over several paragraphs, distribution and password-protected documents.
+
+use super::body::{ctrl_class, CtrlClass};
+use super::container::Container;
+use super::fields;
+use super::record::{self, ctrl_id, frame, tag, Record};
+use crate::common::fill::{self, Address, CellAt, FieldSite, FormMap, Output, Place, Value};
+use crate::{Error, ErrorCode, Options, Result};
+use std::io::{Cursor, Read, Write};
+
+/// A click-here field found in a section stream.
+struct Site {
+    section: usize,
+    /// Index of the paragraph's PARA_HEADER, PARA_TEXT and the field's CTRL_HEADER.
+    header: usize,
+    text: usize,
+    ctrl: usize,
+    /// The units of the field's content: [start, end) in the paragraph's text.
+    start: usize,
+    end: usize,
+}
+
+struct Section {
+    path: String,
+    index: u32,
+    data: Vec<u8>,
+    records: Vec<Record>,
+}
+
+fn units(data: &[u8]) -> Vec<u16> {
+    data.chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect()
+}
+
+/// How many units a unit of paragraph text takes (control characters below 32 take 1 or 8).
+fn width(unit: u16) -> usize {
+    match (unit, ctrl_class(unit)) {
+        (32.., _) | (_, CtrlClass::Char) => 1,
+        _ => 8,
+    }
+}
+
+/// The text of a field's content (a tab and a line break as themselves) and whether it holds
+/// any other control (an object, another field), which a value cannot replace.
+fn content_text(content: &[u16]) -> (String, bool) {
+    let mut units = Vec::with_capacity(content.len());
+    let mut other = false;
+    let mut pos = 0;
+    while pos < content.len() {
+        let unit = content[pos];
+        match unit {
+            9 => units.push(9),
+            10 => units.push(10),
+            0..=31 => other = true,
+            _ => units.push(unit),
+        }
+        pos += width(unit);
+    }
+    let text = char::decode_utf16(units)
+        .map(|c| c.unwrap_or('\u{FFFD}'))
+        .collect();
+    (text, other)
+}
+
+/// A field's name: its CTRL_DATA child's parameter set.
+fn field_name(recs: &[Record], data: &[u8], ctrl: usize) -> String {
+    recs[ctrl + 1..record::subtree_end(recs, ctrl)]
+        .iter()
+        .find(|x| x.tag == tag::CTRL_DATA)
+        .and_then(|x| fields::parameter_name(x.data(data)))
+        .unwrap_or_default()
+}
+
+/// The click-here fields of one section stream, with the map's view of each.
+fn find_fields(
+    s: usize,
+    section: &Section,
+    map: &mut FormMap,
+    sites: &mut Vec<Option<Site>>,
+) -> Result<()> {
+    let recs = &section.records;
+    let data = &section.data;
+    let address = |paragraph: u32, cells: &[(u16, CellAt)]| Address {
+        part: section.path.clone(),
+        section: section.index,
+        paragraph,
+        cells: cells.iter().map(|(_, c)| *c).collect(),
+    };
+    let mut top = 0u32;
+    let mut current_top = 0u32;
+    // Cell addresses of the LIST_HEADERs open at each level (a cell's paragraphs follow it).
+    let mut cells: Vec<(u16, CellAt)> = Vec::new();
+    let mut i = 0;
+    while i < recs.len() {
+        let r = recs[i];
+        if r.tag == tag::LIST_HEADER {
+            cells.retain(|(level, _)| *level < r.level);
+            let parent_is_table = recs[..i]
+                .iter()
+                .rev()
+                .find(|p| p.level < r.level)
+                .is_some_and(|p| p.tag == tag::CTRL_HEADER && &ctrl_id(p.data(data)) == b"tbl ");
+            if parent_is_table {
+                let mut rd = record::Reader::at(r.data(data), 8);
+                let col = rd.u16() as u32;
+                let row = rd.u16() as u32;
+                cells.push((r.level, CellAt { row, col }));
+            }
+        }
+        if r.tag != tag::PARA_HEADER {
+            i += 1;
+            continue;
+        }
+        if r.level == 0 {
+            current_top = top;
+            top += 1;
+        }
+        cells.retain(|(level, _)| *level <= r.level);
+        let end = record::subtree_end(recs, i);
+        let children: Vec<usize> = (i + 1..end)
+            .filter(|&j| recs[j].level == r.level + 1)
+            .collect();
+        let Some(&text_at) = children.iter().find(|&&j| recs[j].tag == tag::PARA_TEXT) else {
+            i += 1;
+            continue;
+        };
+        let ctrls: Vec<usize> = children
+            .iter()
+            .copied()
+            .filter(|&j| recs[j].tag == tag::CTRL_HEADER)
+            .collect();
+        let text = units(recs[text_at].data(data));
+        // Extended controls point, in order, at the paragraph's CTRL_HEADERs.
+        let mut pos = 0usize;
+        let mut extended = 0usize;
+        let mut open: Option<(usize, usize)> = None; // (ctrl index, content start)
+        while pos < text.len() {
+            let unit = text[pos];
+            let w = width(unit);
+            let is_extended = unit < 32 && ctrl_class(unit) == CtrlClass::Extended;
+            if is_extended {
+                let ctrl = ctrls.get(extended).copied();
+                extended += 1;
+                if unit == 3 {
+                    if let Some(c) = ctrl.filter(|&c| &ctrl_id(recs[c].data(data)) == b"%clk") {
+                        if open.is_some() {
+                            // A field inside a click-here field: not filled (its content is not text).
+                            open = None;
+                        } else {
+                            open = Some((c, pos + w));
+                        }
+                    }
+                }
+            } else if unit == 4 {
+                if let Some((c, start)) = open.take() {
+                    let head = recs[c].data(data);
+                    let mut rd = record::Reader::at(head, 4);
+                    let property = rd.u32();
+                    let name = field_name(recs, data, c);
+                    let (shown, has_controls) = content_text(&text[start..pos]);
+                    let edited = property & (1 << 15) != 0;
+                    // Never edited, its content is the guide text, not a value.
+                    let before = if edited { shown } else { String::new() };
+                    map.fields.push(FieldSite {
+                        name,
+                        before,
+                        address: address(current_top, &cells),
+                        section_level: r.level == 0,
+                        paragraphs: 1,
+                        refused: has_controls
+                            .then(|| "it holds an object, a tab or another control".to_string()),
+                    });
+                    sites.push(Some(Site {
+                        section: s,
+                        header: i,
+                        text: text_at,
+                        ctrl: c,
+                        start,
+                        end: pos,
+                    }));
+                }
+            }
+            pos += w;
+        }
+        if let Some((c, _)) = open {
+            // Begun but not ended in this paragraph: a field over several paragraphs.
+            map.fields.push(FieldSite {
+                name: field_name(recs, data, c),
+                before: String::new(),
+                address: address(current_top, &cells),
+                section_level: r.level == 0,
+                paragraphs: 1,
+                refused: Some(
+                    "its text runs over several paragraphs (not written in HWP 5.0 yet; save as HWPX)"
+                        .to_string(),
+                ),
+            });
+            sites.push(None);
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The value as paragraph-text units: a line feed is a line break, a tab the tab control.
+fn value_units(text: &str) -> Vec<u16> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push(10),
+            // The tab control's 6 data units (width, leader, type) are layout 한글 recomputes.
+            '\t' => out.extend_from_slice(&[9, 0, 0, 0, 0, 0, 0, 9]),
+            c => {
+                let mut buf = [0u16; 2];
+                out.extend_from_slice(c.encode_utf16(&mut buf));
+            }
+        }
+    }
+    out
+}
+
+fn u32_at(d: &[u8], at: usize) -> u32 {
+    d.get(at..at + 4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Character shapes by position: at one position the later entry wins, a repeat of the shape
+/// before it is no change.
+fn normalized(list: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(list.len());
+    for (p, id) in list {
+        if out.last().is_some_and(|l| l.0 == p) {
+            out.pop();
+        }
+        if out.last().is_some_and(|l| l.1 == id) {
+            continue;
+        }
+        out.push((p, id));
+    }
+    out
+}
+
+fn put_u16(d: &mut [u8], at: usize, v: u16) {
+    if let Some(b) = d.get_mut(at..at + 2) {
+        b.copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+fn put_u32(d: &mut [u8], at: usize, v: u32) {
+    if let Some(b) = d.get_mut(at..at + 4) {
+        b.copy_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// One paragraph's records after filling its fields (several fields of one paragraph are
+/// filled from the last to the first, so earlier positions stay valid).
+struct Edit {
+    header: Vec<u8>,
+    text: Vec<u8>,
+    shapes: Option<Vec<u8>>,
+    ranges: Option<Vec<u8>>,
+    /// The fields' CTRL_HEADERs, rewritten.
+    ctrls: Vec<(usize, Vec<u8>)>,
+}
+
+fn edit_paragraph(section: &Section, sites: &[(&Site, &str)]) -> Edit {
+    let recs = &section.records;
+    let data = &section.data;
+    let first = sites[0].0;
+    let header_i = first.header;
+    let end = record::subtree_end(recs, header_i);
+    let level = recs[header_i].level;
+    let child =
+        |t: u16| (header_i + 1..end).find(|&j| recs[j].level == level + 1 && recs[j].tag == t);
+    let mut header = recs[header_i].data(data).to_vec();
+    let mut text = units(recs[first.text].data(data));
+    let mut shapes: Option<Vec<(u32, u32)>> = child(tag::PARA_CHAR_SHAPE).map(|j| {
+        recs[j]
+            .data(data)
+            .chunks_exact(8)
+            .map(|c| (u32_at(c, 0), u32_at(c, 4)))
+            .collect()
+    });
+    let mut ranges: Option<Vec<(u32, u32, u32)>> = child(tag::PARA_RANGE_TAG).map(|j| {
+        recs[j]
+            .data(data)
+            .chunks_exact(12)
+            .map(|c| (u32_at(c, 0), u32_at(c, 4), u32_at(c, 8)))
+            .collect()
+    });
+    let mut ctrls = Vec::new();
+    let mut ordered: Vec<&(&Site, &str)> = sites.iter().collect();
+    ordered.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
+    for (site, value) in ordered {
+        let new = value_units(value);
+        let (start, old_end) = (site.start, site.end);
+        let delta = new.len() as i64 - (old_end - start) as i64;
+        text.splice(start..old_end, new.iter().copied());
+        let moved = |p: u32| -> u32 {
+            let p = p as usize;
+            if p <= start {
+                p as u32
+            } else if p >= old_end {
+                (p as i64 + delta).max(0) as u32
+            } else {
+                start as u32
+            }
+        };
+        if let Some(list) = shapes.as_mut() {
+            let shape_at = |list: &[(u32, u32)], p: usize| {
+                list.iter()
+                    .take_while(|(q, _)| *q as usize <= p)
+                    .last()
+                    .map_or(0, |(_, id)| *id)
+            };
+            let before = shape_at(list, start.saturating_sub(1));
+            let after = shape_at(list, old_end);
+            let mut out: Vec<(u32, u32)> = list
+                .iter()
+                .filter(|(p, _)| (*p as usize) < start)
+                .copied()
+                .collect();
+            if out.last().map(|(_, id)| *id) != Some(before) {
+                out.push((start as u32, before));
+            }
+            let new_end = (old_end as i64 + delta) as u32;
+            if after != before && !list.iter().any(|(p, _)| *p as usize == old_end) {
+                out.push((new_end, after));
+            }
+            out.extend(
+                list.iter()
+                    .filter(|(p, _)| *p as usize >= old_end)
+                    .map(|(p, id)| (moved(*p), *id)),
+            );
+            *list = normalized(out);
+        }
+        if let Some(list) = ranges.as_mut() {
+            for r in list.iter_mut() {
+                r.0 = moved(r.0);
+                r.1 = moved(r.1);
+            }
+        }
+        let mut head = recs[site.ctrl].data(data).to_vec();
+        let property = u32_at(&head, 4);
+        let property = if value.is_empty() {
+            property & !(1 << 15)
+        } else {
+            property | (1 << 15)
+        };
+        put_u32(&mut head, 4, property);
+        ctrls.push((site.ctrl, head));
+    }
+    // The character count keeps its top bit (a flag), the counts follow the records.
+    let count = u32_at(&header, 0);
+    put_u32(&mut header, 0, (count & 0x8000_0000) | text.len() as u32);
+    if let Some(list) = &shapes {
+        put_u16(&mut header, 12, list.len() as u16);
+    }
+    put_u16(&mut header, 16, 0);
+    Edit {
+        header,
+        text: text.iter().flat_map(|u| u.to_le_bytes()).collect(),
+        shapes: shapes.map(|l| {
+            l.iter()
+                .flat_map(|(p, id)| [p.to_le_bytes(), id.to_le_bytes()].concat())
+                .collect()
+        }),
+        ranges: ranges.map(|l| {
+            l.iter()
+                .flat_map(|(a, b, t)| [a.to_le_bytes(), b.to_le_bytes(), t.to_le_bytes()].concat())
+                .collect()
+        }),
+        ctrls,
+    }
+}
+
+fn record_header(tag: u16, level: u16, size: usize, out: &mut Vec<u8>) {
+    let small = size.min(0xFFF) as u32;
+    let word = tag as u32 | (level as u32) << 10 | small << 20;
+    out.extend_from_slice(&word.to_le_bytes());
+    if size >= 0xFFF {
+        out.extend_from_slice(&(size as u32).to_le_bytes());
+    }
+}
+
+/// The section stream with the edits applied: edited records re-framed, the line layout of an
+/// edited paragraph dropped, every other record copied as it was.
+fn rewrite(section: &Section, edits: &[(usize, Edit)]) -> Vec<u8> {
+    let recs = &section.records;
+    let data = &section.data;
+    let mut replaced: std::collections::HashMap<usize, &[u8]> = std::collections::HashMap::new();
+    let mut dropped = std::collections::HashSet::new();
+    for (header_i, edit) in edits {
+        let end = record::subtree_end(recs, *header_i);
+        let level = recs[*header_i].level;
+        replaced.insert(*header_i, &edit.header);
+        for (j, r) in recs.iter().enumerate().take(end).skip(header_i + 1) {
+            if r.level != level + 1 {
+                continue;
+            }
+            match r.tag {
+                tag::PARA_TEXT => {
+                    replaced.insert(j, &edit.text);
+                }
+                tag::PARA_CHAR_SHAPE => {
+                    if let Some(s) = &edit.shapes {
+                        replaced.insert(j, s);
+                    }
+                }
+                tag::PARA_RANGE_TAG => {
+                    if let Some(r) = &edit.ranges {
+                        replaced.insert(j, r);
+                    }
+                }
+                tag::PARA_LINE_SEG => {
+                    dropped.insert(j);
+                }
+                _ => {}
+            }
+        }
+        for (c, head) in &edit.ctrls {
+            replaced.insert(*c, head);
+        }
+    }
+    let mut out = Vec::with_capacity(data.len() + 256);
+    for (j, r) in recs.iter().enumerate() {
+        if dropped.contains(&j) {
+            continue;
+        }
+        let body = replaced.get(&j).copied().unwrap_or_else(|| r.data(data));
+        record_header(r.tag, r.level, body.len(), &mut out);
+        out.extend_from_slice(body);
+    }
+    out
+}
+
+fn deflate(data: &[u8]) -> Result<Vec<u8>> {
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(data)
+        .and_then(|_| enc.finish())
+        .map_err(|e| Error::corrupt(format!("compressing a section: {e}")))
+}
+
+fn cfb_failed(e: std::io::Error) -> Error {
+    Error::corrupt(format!("writing the compound file: {e}"))
+}
+
+/// Fill the HWP 5.0 form in `bytes` with `values`.
+pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Result<Output> {
+    let (mut container, header) = Container::open_document(bytes, options)?;
+    if header.distribution {
+        return Err(fill::not_writable(
+            "distribution (배포용) HWP",
+            "its body is encrypted for viewing only and 한글 forbids editing it",
+        ));
+    }
+    if header.encrypted {
+        return Err(fill::not_writable(
+            "password-protected HWP",
+            "its streams are encrypted and would have to be encrypted again",
+        ));
+    }
+    let mut sections = Vec::new();
+    for (index, (_, name)) in super::section_streams(&container, "BodyText")
+        .iter()
+        .enumerate()
+    {
+        let path = format!("BodyText/{name}");
+        let data = container.read_stream(&path, header.compressed)?;
+        let records = frame(&data, options.limits.max_records)?;
+        sections.push(Section {
+            path,
+            index: index as u32,
+            data,
+            records,
+        });
+    }
+    let mut map = FormMap::default();
+    let mut sites = Vec::new();
+    for (s, section) in sections.iter().enumerate() {
+        find_fields(s, section, &mut map, &mut sites)?;
+    }
+    let (targets, plan) = fill::resolve(&map, values)?;
+    let mut changed_parts = Vec::new();
+    let mut streams: Vec<(String, Vec<u8>)> = Vec::new();
+    for (s, section) in sections.iter().enumerate() {
+        let mut by_para: std::collections::BTreeMap<usize, Vec<(&Site, &str)>> = Default::default();
+        for t in &targets {
+            let Place::Field(i) = t.place else { continue };
+            if let Some(site) = sites
+                .get(i)
+                .and_then(|x| x.as_ref())
+                .filter(|x| x.section == s)
+            {
+                by_para
+                    .entry(site.header)
+                    .or_default()
+                    .push((site, t.text.as_str()));
+            }
+        }
+        if by_para.is_empty() {
+            continue;
+        }
+        let edits: Vec<(usize, Edit)> = by_para
+            .iter()
+            .map(|(h, list)| (*h, edit_paragraph(section, list)))
+            .collect();
+        let new = rewrite(section, &edits);
+        if new == section.data {
+            continue;
+        }
+        let stored = if header.compressed {
+            deflate(&new)?
+        } else {
+            new
+        };
+        changed_parts.push(section.path.clone());
+        streams.push((section.path.clone(), stored));
+    }
+    drop(container);
+    if streams.is_empty() {
+        return Ok(Output {
+            bytes: None,
+            plan,
+            changed_parts,
+        });
+    }
+    let mut compound = cfb::CompoundFile::open(Cursor::new(bytes.to_vec())).map_err(cfb_failed)?;
+    for (path, stored) in &streams {
+        let mut stream = compound.create_stream(path).map_err(cfb_failed)?;
+        stream.write_all(stored).map_err(cfb_failed)?;
+    }
+    compound.flush().map_err(cfb_failed)?;
+    let out = compound.into_inner().into_inner();
+    check_untouched(bytes, &out, &changed_parts)?;
+    Ok(Output {
+        bytes: Some(out),
+        plan,
+        changed_parts,
+    })
+}
+
+/// Every stream but the rewritten ones as it was: the compound file was updated in place.
+fn check_untouched(before: &[u8], after: &[u8], changed: &[String]) -> Result<()> {
+    let mut old = cfb::CompoundFile::open(Cursor::new(before)).map_err(cfb_failed)?;
+    let mut new = cfb::CompoundFile::open(Cursor::new(after)).map_err(cfb_failed)?;
+    let paths: Vec<std::path::PathBuf> = old
+        .walk()
+        .filter(|e| e.is_stream())
+        .map(|e| e.path().to_path_buf())
+        .collect();
+    for path in paths {
+        let shown = path.to_string_lossy().trim_start_matches('/').to_string();
+        if changed.contains(&shown) {
+            continue;
+        }
+        let read = |c: &mut cfb::CompoundFile<Cursor<&[u8]>>| -> std::io::Result<Vec<u8>> {
+            let mut v = Vec::new();
+            c.open_stream(&path)?.read_to_end(&mut v)?;
+            Ok(v)
+        };
+        let (a, b) = (read(&mut old), read(&mut new));
+        if a.ok() != b.ok() {
+            return Err(Error {
+                code: ErrorCode::CorruptDocument,
+                message: format!("writing the compound file changed the stream {shown}"),
+                suggestion: "Nothing was written. Report the document; save it as HWPX in 한글 and fill that meanwhile.".into(),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,228 @@
+"""rhwp_core.fill: values into a copy of a form, read back before they are handed over."""
+
+from __future__ import annotations
+
+import io
+import random
+import zipfile
+from pathlib import Path
+
+import pytest
+from rhwp_core.filling import fill
+
+import rhwp_core
+
+FORMS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "forms"
+GOLD_EMPTY = FORMS / "pyhwpx-clickhere_gold_empty.hwpx"
+IRB = FORMS / "pyhwpx-irb_form_blank.hwpx"
+
+
+def section(data: bytes, name: str = "Contents/section0.xml") -> str:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return z.read(name).decode("utf-8")
+
+
+def with_section(base: Path, xml: str) -> bytes:
+    """``base``'s package with its section0 replaced (every other entry as it is)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = xml.encode("utf-8") if info.filename == "Contents/section0.xml" else src.read(info)
+            dst.writestr(info, data)
+    return out.getvalue()
+
+
+NS = 'xmlns:hp="http://www.hancom.co.kr/hwpml/2011/paragraph" xmlns:hs="http://www.hancom.co.kr/hwpml/2011/section"'
+
+
+def cell(row: int, col: int, body: str, rows: int = 1, cols: int = 1, name: str = "") -> str:
+    named = f' name="{name}"' if name else ""
+    return (
+        f'<hp:tc{named}><hp:subList><hp:p paraPrIDRef="0"><hp:run charPrIDRef="0">{body}</hp:run>'
+        '<hp:linesegarray><hp:lineseg textpos="0" vertpos="0"/></hp:linesegarray></hp:p></hp:subList>'
+        f'<hp:cellAddr colAddr="{col}" rowAddr="{row}"/><hp:cellSpan colSpan="{cols}" rowSpan="{rows}"/></hp:tc>'
+    )
+
+
+def click_here(name: str, guide: str) -> str:
+    return (
+        f'<hp:ctrl><hp:fieldBegin id="7{len(name)}" type="CLICK_HERE" name="{name}" editable="1" dirty="0">'
+        f'<hp:parameters cnt="1" name=""><hp:stringParam name="Direction">{guide}</hp:stringParam></hp:parameters>'
+        '</hp:fieldBegin></hp:ctrl></hp:run><hp:run charPrIDRef="7">'
+        f'<hp:t>{guide}</hp:t></hp:run><hp:run charPrIDRef="0">'
+        f'<hp:ctrl><hp:fieldEnd beginIDRef="7{len(name)}"/></hp:ctrl>'
+    )
+
+
+def table(rows: int, cols: int, cells: str) -> str:
+    return f'<hp:tbl rowCnt="{rows}" colCnt="{cols}">{cells}</hp:tbl>'
+
+
+def nested_form() -> bytes:
+    """A field in a table in a table, a label over two merged columns, a named cell."""
+    inner = table(1, 1, "<hp:tr>" + cell(0, 0, click_here("담당자", "이름을 입력")) + "</hp:tr>")
+    outer = table(
+        3,
+        3,
+        "<hp:tr>"
+        + cell(0, 0, "<hp:t>신청 금액</hp:t>", cols=2)
+        + cell(0, 2, "<hp:t/>")
+        + "</hp:tr><hp:tr>"
+        + cell(1, 0, inner)
+        + cell(1, 1, "<hp:t>비고</hp:t>", name="메모칸")
+        + cell(1, 2, "<hp:t>x</hp:t>")
+        + "</hp:tr><hp:tr>"
+        + cell(2, 0, "<hp:t>연락처</hp:t>")
+        + cell(2, 1, "<hp:t/>")
+        + cell(2, 2, "<hp:t>연락처</hp:t>")
+        + "</hp:tr>",
+    )
+    xml = (
+        f'<?xml version="1.0" encoding="UTF-8"?><hs:sec {NS}>'
+        '<hp:p paraPrIDRef="0"><hp:run charPrIDRef="0"><hp:t>제목</hp:t></hp:run></hp:p>'
+        f'<hp:p paraPrIDRef="0"><hp:run charPrIDRef="0">{outer}</hp:run></hp:p>'
+        '<hp:p paraPrIDRef="0"><hp:run charPrIDRef="0"><hp:t>끝</hp:t></hp:run></hp:p></hs:sec>'
+    )
+    return with_section(IRB, xml)
+
+
+def test_click_here_value_replaces_the_guide_and_nothing_else_changes() -> None:
+    result = fill(GOLD_EMPTY, {"NAMETEXT_THREE": "홍길동"})
+    assert result.changed and result.verified
+    assert result.changed_parts == ["Contents/section0.xml"]
+    (entry,) = result.plan["filled"]
+    assert entry["kind"] == "click_here"
+    assert (entry["before"], entry["after"]) == ("", "홍길동")
+    assert entry["address"]["block"] == 0
+    xml = section(result.data)
+    assert "DIRTEXT_ONE</hp:t>" not in xml, "guide text left in the field"
+    assert 'dirty="1"' in xml
+    assert "<hp:t></hp:t>" not in xml
+    fields = [e for e in rhwp_core.parse(result.data).form_entries() if e["kind"] == "click_here"]
+    assert [f["value"] for f in fields] == ["홍길동"]
+    # The input is untouched on disk and in the result when nothing is asked.
+    assert fill(GOLD_EMPTY, {}).data == GOLD_EMPTY.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["a<b & c>d", "탭\t다음", "첫 줄\n둘째 줄", "漢字 😀 \u00a0", ""],
+)
+def test_escapes_and_line_breaks_read_back(value: str) -> None:
+    result = fill(GOLD_EMPTY, {"NAMETEXT_THREE": value})
+    doc = rhwp_core.parse(result.data)
+    (field,) = [e for e in doc.form_entries() if e["kind"] == "click_here"]
+    assert field["value"] == value
+    if not value:
+        # A blank value leaves the field as never edited: 한글 shows its guide.
+        assert 'dirty="0"' in section(result.data)
+
+
+def test_labels_fill_the_empty_cell_beside_them_and_a_refill_changes_nothing() -> None:
+    values = {"연구과제명": "인공지능 연구", "연구목적": ["첫째", "둘째"], "연 구 책 임 자": "홍길동"}
+    once = fill(IRB, values)
+    assert once.changed and once.verified
+    assert [f["kind"] for f in once.plan["filled"]] == ["label"] * 3
+    assert once.plan["filled"][0]["address"]["cells"] == [{"row": 0, "col": 1}]
+    xml = section(once.data)
+    assert "<hp:t>첫째</hp:t></hp:run></hp:p><hp:p><hp:run><hp:t>둘째</hp:t>" in xml, "a line per paragraph"
+    twice = fill(once.data, values)
+    assert not twice.changed
+    assert twice.data == once.data
+    assert [f["before"] for f in twice.plan["filled"]] == ["인공지능 연구", "첫째\n둘째", "홍길동"]
+
+
+def test_nested_tables_merged_labels_named_cells_and_ambiguity() -> None:
+    form = nested_form()
+    result = fill(form, {"담당자": "김철수", "신청금액": "1,000원", "메모칸": "없음"})
+    assert result.verified
+    by_key = {f["key"]: f for f in result.plan["filled"]}
+    assert by_key["담당자"]["address"]["cells"] == [{"row": 1, "col": 0}, {"row": 0, "col": 0}]
+    assert by_key["신청금액"]["address"]["cells"] == [{"row": 0, "col": 2}], "past the merged label"
+    assert by_key["메모칸"]["kind"] == "cell"
+    assert by_key["메모칸"]["before"] == "비고"
+    text = rhwp_core.parse(result.data).extract_text()
+    for value in ("김철수", "1,000원", "없음"):
+        assert value in text
+    assert "이름을 입력" not in text
+    ambiguous = fill(form, {"연락처": "010"})
+    assert not ambiguous.changed
+    (amb,) = ambiguous.plan["ambiguous"]
+    assert len(amb["candidates"]) == 2
+    assert {c["block"] for c in amb["candidates"]} == {1}
+
+
+def test_unmatched_keys_and_refused_formats() -> None:
+    result = fill(IRB, {"없는 칸": "x"})
+    assert result.plan["unmatched"] == ["없는 칸"] and not result.changed
+    with pytest.raises(rhwp_core.InvalidRequestError):
+        fill(IRB, {"연구과제명": True})
+    hwp3 = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "hwp3"
+    sample = next(iter(sorted(hwp3.glob("*.hwp"))), None)
+    if sample is not None:
+        with pytest.raises(rhwp_core.UnsupportedFormatError) as refused:
+            fill(sample, {"a": "b"})
+        assert "HWPX" in refused.value.suggestion
+    distribution = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "hwp" / "hwplib-distribution.hwp"
+    with pytest.raises(rhwp_core.UnsupportedFormatError) as refused:
+        fill(distribution, {"a": "b"})
+    assert "distribution" in str(refused.value) and "HWPX" in refused.value.suggestion
+    locked = (
+        Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "encrypted" / "kordoc-hwpx-password-123456.hwpx"
+    )
+    for password in (None, "123456"):  # with or without it: not written either way
+        with pytest.raises(rhwp_core.UnsupportedFormatError) as refused:
+            fill(locked, {"a": "b"}, password=password)
+        assert "password-protected" in str(refused.value)
+
+
+def test_random_values_into_corpus_forms_always_read_back(corpus_dir: Path) -> None:
+    """Every click-here field and named cell of the corpus's HWPX forms, random values."""
+    rng = random.Random(34)
+    alphabet = "가나다漢字abc<>&\"' \t\n😀0123456789"
+    filled = 0
+    for path in [*sorted((corpus_dir / "hwpx").glob("*.hwpx")), *sorted((corpus_dir / "hwp").glob("*.hwp"))]:
+        try:
+            doc = rhwp_core.parse(path)
+        except rhwp_core.HwpError:
+            continue
+        kinds = ("click_here", "cell") if doc.format == "hwpx" else ("click_here",)
+        names = sorted({e["name"] for e in doc.form_entries() if e["kind"] in kinds and e["name"]})
+        if not names:
+            continue
+        values = {n: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for n in names}
+        result = fill(path, values)  # raises FillVerificationError if it does not read back
+        assert result.verified
+        filled += len(result.plan["filled"])
+    assert filled >= 10
+
+
+def test_a_field_over_several_paragraphs_gets_a_paragraph_per_line() -> None:
+    """The 기안문's 본문 field runs over paragraphs: its value's lines become its paragraphs, the
+    section's later paragraphs move along and read as before."""
+    form = FORMS / "pyhwpx-seoul_sihaengmun.hwpx"
+    blank = rhwp_core.parse(form)
+    paragraphs = sum(s.paragraph_count for s in blank.to_ir().sections)
+    # The field begins in the section's first paragraph (after the letterhead table) and ends in
+    # its fifth.
+    for value, added in (("한 줄 본문", -4), ("첫째 문단\n둘째 문단\n\n넷째", -1), ("", -4)):
+        result = fill(form, {"본문": value})
+        assert result.verified
+        (entry,) = result.plan["filled"]
+        assert entry["before"].startswith("국토교통부 도심주택공급협력과")
+        filled = rhwp_core.parse(result.data)
+        assert sum(s.paragraph_count for s in filled.to_ir().sections) == paragraphs + added
+        (field,) = [e for e in filled.form_entries() if e["name"] == "본문"]
+        assert field["value"] == value.replace("\n\n", "\n")
+
+
+def test_form_controls_are_set_and_read_back() -> None:
+    buttons = fill(FORMS / "hwpxlib-SimpleButtons.hwpx", {"CheckBox1": True, "RadioButton1": True})
+    assert buttons.verified
+    entries = {e["name"]: e for e in rhwp_core.parse(buttons.data).form_entries()}
+    assert entries["CheckBox1"]["checked"] is True and entries["RadioButton1"]["checked"] is True
+    edit = fill(FORMS / "hwpxlib-SimpleEdit.hwpx", {"Edit1": "5 < 6"})
+    (entry,) = edit.plan["filled"]
+    assert (entry["kind"], entry["before"], entry["after"]) == ("edit", "1234", "5 < 6")
+    with pytest.raises(rhwp_core.InvalidRequestError):
+        fill(FORMS / "hwpxlib-SimpleButtons.hwpx", {"CheckBox1": "yes"})
