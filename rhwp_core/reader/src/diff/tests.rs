@@ -1,0 +1,208 @@
+use super::*;
+use crate::model::{Format, Paragraph, Provenance, Section, Table, TableCell};
+
+fn para(text: &str) -> Block {
+    Block::Paragraph(Paragraph {
+        text: text.into(),
+        runs: Vec::new(),
+        style: None,
+        heading_level: None,
+        list: None,
+        note_refs: Vec::new(),
+        break_before: None,
+        fields: Vec::new(),
+        provenance: Provenance::default(),
+    })
+}
+
+fn table(rows: &[&[&str]]) -> Block {
+    let mut cells = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, text) in row.iter().enumerate() {
+            cells.push(TableCell {
+                row: r as u32,
+                col: c as u32,
+                row_span: 1,
+                col_span: 1,
+                header: false,
+                field_name: None,
+                blocks: vec![para(text)],
+            });
+        }
+    }
+    Block::Table(Table {
+        rows: rows.len() as u32,
+        cols: rows.first().map_or(0, |r| r.len()) as u32,
+        cells,
+        caption: Vec::new(),
+        provenance: Provenance::default(),
+    })
+}
+
+fn doc(blocks: Vec<Block>) -> Document {
+    let mut d = Document::new(Format::Hwpx);
+    d.sections.push(Section {
+        blocks,
+        ..Section::default()
+    });
+    d
+}
+
+fn run(a: &Document, b: &Document) -> Comparison {
+    let (sa, sb) = (
+        Side {
+            doc: a,
+            pictures: None,
+        },
+        Side {
+            doc: b,
+            pictures: None,
+        },
+    );
+    compare(&sa, &sb, Scope::Body, DEFAULT_WORK).unwrap()
+}
+
+fn kinds(c: &Comparison) -> Vec<&'static str> {
+    c.changes.iter().map(|c| c.kind).collect()
+}
+
+#[test]
+fn a_document_against_itself_has_no_change() {
+    let d = doc(vec![para("가"), para("나"), table(&[&["a", "b"]])]);
+    let c = run(&d, &d);
+    assert!(c.changes.is_empty());
+    assert_eq!(c.summary.unchanged, 3);
+}
+
+#[test]
+fn inserted_deleted_modified_and_moved_blocks() {
+    let old = doc(vec![
+        para("제1조 목적"),
+        para("이 규정은 계약 절차를 정한다."),
+        para("삭제될 문단입니다."),
+        para("제2조 정의"),
+        para("옮겨질 문단: 부칙의 내용"),
+        para("끝"),
+    ]);
+    let new = doc(vec![
+        para("옮겨질 문단: 부칙의 내용"),
+        para("제1조 목적"),
+        para("이 규칙은 계약 절차를 정한다."),
+        para("제2조 정의"),
+        para("새로 들어온 전혀 다른 글"),
+        para("끝"),
+    ]);
+    let c = run(&old, &new);
+    assert_eq!(
+        kinds(&c),
+        ["moved", "modified", "deleted", "inserted"],
+        "{c:#?}"
+    );
+    let m = &c.changes[1];
+    let spans = &m.diff.as_ref().unwrap().spans;
+    assert_eq!(spans[1].text, "정");
+    assert_eq!(spans[2].text, "칙");
+    assert_eq!(m.old.as_ref().unwrap().address.block, 1);
+    assert_eq!(m.new.as_ref().unwrap().address.block, 2);
+    assert_eq!(m.new.as_ref().unwrap().address.text_offset, Some(3));
+    assert_eq!(c.changes[2].old.as_ref().unwrap().address.block, 2);
+}
+
+#[test]
+fn tables_cell_by_cell_with_rows_and_columns() {
+    let old = doc(vec![table(&[
+        &["품명", "수량"],
+        &["연필", "10"],
+        &["지우개", "5"],
+    ])]);
+    let cell = doc(vec![table(&[
+        &["품명", "수량"],
+        &["연필", "12"],
+        &["지우개", "5"],
+    ])]);
+    let c = run(&old, &cell);
+    let t = c.changes[0].diff.as_ref().unwrap().table.as_ref().unwrap();
+    assert_eq!(t.cells.len(), 1);
+    assert_eq!(
+        (
+            t.cells[0].old.as_ref().unwrap().row,
+            t.cells[0].old.as_ref().unwrap().col
+        ),
+        (1, 1)
+    );
+
+    let row = doc(vec![table(&[
+        &["품명", "수량"],
+        &["연필", "10"],
+        &["자", "1"],
+        &["지우개", "5"],
+    ])]);
+    let c = run(&old, &row);
+    let t = c.changes[0].diff.as_ref().unwrap().table.as_ref().unwrap();
+    assert_eq!(
+        (t.rows_inserted.clone(), t.cells.len()),
+        (vec![2], 0),
+        "{t:#?}"
+    );
+
+    let col = doc(vec![table(&[
+        &["품명", "단가", "수량"],
+        &["연필", "100", "10"],
+        &["지우개", "300", "5"],
+    ])]);
+    let c = run(&old, &col);
+    let t = c.changes[0].diff.as_ref().unwrap().table.as_ref().unwrap();
+    assert_eq!(
+        (t.columns_inserted.clone(), t.cells.len()),
+        (vec![1], 0),
+        "{t:#?}"
+    );
+}
+
+#[test]
+fn every_paragraph_changed_stays_bounded() {
+    let old = doc((0..20_000)
+        .map(|i| para(&format!("문단 {i} 원래 내용")))
+        .collect());
+    let new = doc((0..20_000)
+        .map(|i| para(&format!("문단 {i} 바뀐 내용")))
+        .collect());
+    let t = std::time::Instant::now();
+    let c = run(&old, &new);
+    assert_eq!(c.summary.modified, 20_000);
+    assert!(t.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn ten_thousand_moved_blocks_stay_bounded() {
+    let n = 10_000usize;
+    let old = doc((0..n).map(|i| para(&format!("블록 {i}"))).collect());
+    // A fixed shuffle: i * 7919 mod n visits every index once (7919 is prime, n is not its multiple).
+    let new = doc((0..n)
+        .map(|i| para(&format!("블록 {}", i * 7919 % n)))
+        .collect());
+    let c = run(&old, &new);
+    assert_eq!(c.summary.unchanged + c.summary.moved, n);
+    assert_eq!(
+        c.summary.inserted + c.summary.deleted + c.summary.modified,
+        0
+    );
+}
+
+#[test]
+fn a_budget_too_small_is_too_large_not_a_hang() {
+    let old = doc((0..2000).map(|i| para(&format!("가 {i}"))).collect());
+    let new = doc((0..2000).map(|i| para(&format!("나 {i}"))).collect());
+    let (sa, sb) = (
+        Side {
+            doc: &old,
+            pictures: None,
+        },
+        Side {
+            doc: &new,
+            pictures: None,
+        },
+    );
+    let e = compare(&sa, &sb, Scope::Body, 10_000).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TooLarge);
+}
