@@ -424,6 +424,29 @@ impl Run {
     }
 }
 
+/// Call `f` on every block of `blocks` and, depth first, on the blocks nested in them, as
+/// `for_each_block_mut` does, without changing them.
+pub fn for_each_block<'a>(blocks: &'a [Block], f: &mut impl FnMut(&'a Block)) {
+    for block in blocks {
+        f(block);
+        match block {
+            Block::Table(t) => {
+                for_each_block(&t.caption, f);
+                for cell in &t.cells {
+                    for_each_block(&cell.blocks, f);
+                }
+            }
+            Block::Picture(p) => for_each_block(&p.caption, f),
+            Block::Equation(e) => for_each_block(&e.caption, f),
+            Block::Shape(s) => {
+                for_each_block(&s.blocks, f);
+                for_each_block(&s.caption, f);
+            }
+            Block::Paragraph(_) | Block::FormControl(_) | Block::Unknown(_) => {}
+        }
+    }
+}
+
 /// Call `f` on every block of `blocks` and, depth first, on the blocks nested in them (table
 /// cells and captions, shapes' text and captions, picture and equation captions).
 pub fn for_each_block_mut(blocks: &mut [Block], f: &mut impl FnMut(&mut Block)) {

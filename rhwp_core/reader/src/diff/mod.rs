@@ -22,7 +22,7 @@ pub mod table;
 pub mod text;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::model::{Block, Document, Paragraph};
+use crate::model::{Block, Document};
 use crate::outline::outline_headings;
 use crate::text::{block_text, push_blocks};
 use serde::Serialize;
@@ -215,8 +215,11 @@ fn short(text: &str) -> String {
 
 fn picture_key(p: &crate::model::Picture, side: &Side<'_>, h: &mut DefaultHasher) {
     let name = p.bin_data_name.as_deref().unwrap_or("");
-    match side.pictures.and_then(|m| m.get(name)) {
-        Some(digest) => digest.hash(h),
+    match side.pictures.map(|m| m.get(name)) {
+        Some(Some(digest)) => digest.hash(h),
+        // Digests taken, but this picture has no bytes in the document (a linked picture): the
+        // path it names is what it is, in any format.
+        Some(None) => ("linked", name).hash(h),
         None => {
             let size = side
                 .doc
@@ -476,46 +479,32 @@ impl Pairing<'_, '_> {
 }
 
 /// Named fields (click-here fields and the like) and form controls of some blocks, nested ones
-/// included: name → value as shown.
+/// included: name → value as shown (a field over several paragraphs joined by `\n`).
 fn named_values(blocks: &[&Block], out: &mut Vec<(String, String)>) {
-    fn paragraph(p: &Paragraph, out: &mut Vec<(String, String)>) {
-        for f in &p.fields {
-            if let Some(name) = f.name.as_deref().filter(|n| !n.is_empty()) {
-                if f.continued {
-                    if let Some(last) = out.iter_mut().rev().find(|(n, _)| n == name) {
+    let mut visit = |block: &Block| match block {
+        Block::Paragraph(p) => {
+            for f in &p.fields {
+                let Some(name) = f.name.as_deref().filter(|n| !n.is_empty()) else {
+                    continue;
+                };
+                match out.iter_mut().rev().find(|(n, _)| n == name) {
+                    Some(last) if f.continued => {
                         last.1.push('\n');
                         last.1.push_str(&f.value);
-                        continue;
                     }
+                    _ => out.push((name.to_string(), f.value.clone())),
                 }
-                out.push((name.to_string(), f.value.clone()));
             }
         }
-    }
-    fn walk(block: &Block, out: &mut Vec<(String, String)>) {
-        match block {
-            Block::Paragraph(p) => paragraph(p, out),
-            Block::FormControl(c) => {
-                if let Some(name) = c.name.as_deref().filter(|n| !n.is_empty()) {
-                    out.push((name.to_string(), c.shown()));
-                }
+        Block::FormControl(c) => {
+            if let Some(name) = c.name.as_deref().filter(|n| !n.is_empty()) {
+                out.push((name.to_string(), c.shown()));
             }
-            Block::Table(t) => {
-                t.caption.iter().for_each(|b| walk(b, out));
-                for cell in &t.cells {
-                    cell.blocks.iter().for_each(|b| walk(b, out));
-                }
-            }
-            Block::Picture(p) => p.caption.iter().for_each(|b| walk(b, out)),
-            Block::Equation(e) => e.caption.iter().for_each(|b| walk(b, out)),
-            Block::Shape(s) => {
-                s.blocks.iter().chain(&s.caption).for_each(|b| walk(b, out));
-            }
-            Block::Unknown(_) => {}
         }
-    }
+        _ => {}
+    };
     for b in blocks {
-        walk(b, out);
+        crate::model::for_each_block(std::slice::from_ref(*b), &mut visit);
     }
 }
 

@@ -72,12 +72,13 @@ impl<'t> Grid<'t> {
     fn new(t: &'t Table, work: &mut Work) -> Result<Self> {
         work.spend(t.cells.len() as u64)?;
         let mut cells = HashMap::with_capacity(t.cells.len());
-        let (mut rows, mut cols) = (t.rows, t.cols);
+        // The grid the cells cover (a declared row count the cells do not fill is no row).
+        let (mut rows, mut cols) = (0u32, 0u32);
         for cell in &t.cells {
             let mut text = String::new();
             push_blocks(&cell.blocks, &mut text);
-            rows = rows.max(cell.row.saturating_add(1));
-            cols = cols.max(cell.col.saturating_add(1));
+            rows = rows.max(cell.row.saturating_add(cell.row_span.max(1)));
+            cols = cols.max(cell.col.saturating_add(cell.col_span.max(1)));
             cells.entry((cell.row, cell.col)).or_insert((cell, text));
         }
         Ok(Grid { rows, cols, cells })
