@@ -528,6 +528,61 @@ fn read_bin_data<'py>(
     }
 }
 
+/// What changed between two documents (`rhwp_reader::diff`), as JSON in the shape of
+/// `rhwp_core.compare.Comparison`. `source_a`/`source_b`, the documents' bytes when the caller
+/// has them, let pictures be compared by content (their passwords open them again for that);
+/// without them pictures are told apart by bin-data name and size. `scope`: `body` or `all`.
+/// The work is bounded (`too_large` past it) and runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (a, b, source_a=None, source_b=None, password_a=None, password_b=None, scope="body"))]
+#[allow(clippy::too_many_arguments)]
+fn compare(
+    py: Python<'_>,
+    a: &NativeDocument,
+    b: &NativeDocument,
+    source_a: Option<&[u8]>,
+    source_b: Option<&[u8]>,
+    password_a: Option<String>,
+    password_b: Option<String>,
+    scope: &str,
+) -> PyResult<String> {
+    use rhwp_reader::diff;
+    let scope = match scope {
+        "body" => diff::Scope::Body,
+        "all" => diff::Scope::All,
+        other => {
+            return Err(ReaderError::new_err((
+                ErrorCode::InvalidInput.as_str(),
+                format!("scope must be \"body\" or \"all\", not {other:?}"),
+                "Pass scope=\"body\" (the running text) or scope=\"all\" (with headers, footers, notes and memos).",
+            )))
+        }
+    };
+    let (da, db) = (Arc::clone(&a.doc), Arc::clone(&b.doc));
+    let (oa, ob) = (options(false, password_a), options(false, password_b));
+    let result = py.detach(move || {
+        let digests = |doc: &Document, source: Option<&[u8]>, opts: &Options| {
+            source.and_then(|bytes| rhwp_reader::bin_data::picture_digests(doc, bytes, opts))
+        };
+        let (ha, hb) = (digests(&da, source_a, &oa), digests(&db, source_b, &ob));
+        let run = || {
+            diff::compare(
+                &diff::Side { doc: &da, pictures: ha.as_ref() },
+                &diff::Side { doc: &db, pictures: hb.as_ref() },
+                scope,
+                diff::DEFAULT_WORK,
+            )
+        };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+            Ok(result) => result.map(|c| serde_json::to_string(&c).unwrap_or_default()),
+            Err(_) => Err(rhwp_reader::Error::corrupt(
+                "comparing the documents hit an internal inconsistency (a bug in rhwp_core; please report it)",
+            )),
+        }
+    });
+    result.map_err(to_py_err)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeDocument>()?;
@@ -535,6 +590,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(parse_path, m)?)?;
     m.add_function(wrap_pyfunction!(read_bin_data, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
     // The error vocabulary, `(code, default suggestion, exception class name)` a row, from which
     // `rhwp_core.errors` builds its exception classes.

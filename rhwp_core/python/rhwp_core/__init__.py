@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import _native
 from .cache import clear_cache, load
+from .comparison import Comparison, compare
 from .document import Document, parse
 from .errors import (
     CorruptDocumentError,
@@ -29,6 +30,7 @@ SCHEMA_VERSION: str = _native.SCHEMA_VERSION
 __all__ = [
     "SCHEMA_VERSION",
     "BinDataItem",
+    "Comparison",
     "CorruptDocumentError",
     "Document",
     "DocumentIsADirectoryError",
@@ -43,6 +45,7 @@ __all__ = [
     "__version__",
     "bin_data_names",
     "clear_cache",
+    "compare",
     "load",
     "parse",
     "read_bin_data",

@@ -10,6 +10,7 @@ __all__ = [
     "NativeDocument",
     "ReaderError",
     "__version__",
+    "compare",
     "parse_bytes",
     "parse_path",
     "read_bin_data",
@@ -59,3 +60,15 @@ def read_bin_data(
     """The bin-data item ``name`` of the document ``source`` (its bytes, or a path) and the media type
     its first bytes show. Raises ``ReaderError`` with args ``(code, message, suggestion)``, and for a
     name the document does not hold ``("invalid_input", message, suggestion, names it holds)``."""
+
+def compare(
+    a: NativeDocument,
+    b: NativeDocument,
+    source_a: bytes | None = None,
+    source_b: bytes | None = None,
+    password_a: str | None = None,
+    password_b: str | None = None,
+    scope: str = "body",
+) -> str:
+    """What changed from ``a`` to ``b`` as JSON (``rhwp_core.comparison.Comparison``); the sources'
+    bytes, when given, compare pictures by content. Runs without the GIL; raises ``ReaderError``."""

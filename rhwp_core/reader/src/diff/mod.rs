@@ -30,7 +30,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-pub use table::{CellAt, CellChange, TableDiff};
+pub use table::{CellAt, CellChange, Line, TableDiff};
 pub use text::Span;
 
 /// Work units (characters compared, cells visited, alignment steps) one comparison may spend.

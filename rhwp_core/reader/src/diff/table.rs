@@ -15,7 +15,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-/// A cell at its place in one table.
+/// A cell at its place in one table, with the texts of the cells that start in its row (in
+/// column order; itself among them): a changed cell is read in its row.
 #[derive(Debug, Clone, Serialize)]
 pub struct CellAt {
     pub row: u32,
@@ -23,6 +24,15 @@ pub struct CellAt {
     pub row_span: u32,
     pub col_span: u32,
     pub text: String,
+    pub row_cells: Vec<String>,
+}
+
+/// A row or column one table has and the other has not: its index (0-based) and the texts of
+/// the cells that start in it, in order.
+#[derive(Debug, Clone, Serialize)]
+pub struct Line {
+    pub index: u32,
+    pub cells: Vec<String>,
 }
 
 /// One cell that differs between two aligned tables.
@@ -42,11 +52,11 @@ pub struct CellChange {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct TableDiff {
     pub cells: Vec<CellChange>,
-    /// Rows of the old table with no counterpart in the new one (0-based), and the reverse.
-    pub rows_deleted: Vec<u32>,
-    pub rows_inserted: Vec<u32>,
-    pub columns_deleted: Vec<u32>,
-    pub columns_inserted: Vec<u32>,
+    /// Rows of the old table with no counterpart in the new one, and the reverse.
+    pub rows_deleted: Vec<Line>,
+    pub rows_inserted: Vec<Line>,
+    pub columns_deleted: Vec<Line>,
+    pub columns_inserted: Vec<Line>,
 }
 
 impl TableDiff {
@@ -115,7 +125,29 @@ impl<'t> Grid<'t> {
             row_span: c.row_span,
             col_span: c.col_span,
             text: text.clone(),
+            row_cells: self.line(true, row),
         })
+    }
+
+    /// The texts of the cells that start in row (or column) `index`, in order.
+    fn line(&self, by_row: bool, index: u32) -> Vec<String> {
+        let inner = if by_row { self.cols } else { self.rows };
+        (0..inner)
+            .filter_map(|i| {
+                let at = if by_row { (index, i) } else { (i, index) };
+                self.cells.get(&at).map(|(_, text)| text.clone())
+            })
+            .collect()
+    }
+
+    fn lines(&self, by_row: bool, indices: Vec<u32>) -> Vec<Line> {
+        indices
+            .into_iter()
+            .map(|index| Line {
+                index,
+                cells: self.line(by_row, index),
+            })
+            .collect()
     }
 }
 
@@ -196,9 +228,9 @@ pub fn table_diff(old: &Table, new: &Table, work: &mut Work) -> Result<TableDiff
     }
     Ok(TableDiff {
         cells,
-        rows_deleted,
-        rows_inserted,
-        columns_deleted,
-        columns_inserted,
+        rows_deleted: ga.lines(true, rows_deleted),
+        rows_inserted: gb.lines(true, rows_inserted),
+        columns_deleted: ga.lines(false, columns_deleted),
+        columns_inserted: gb.lines(false, columns_inserted),
     })
 }
