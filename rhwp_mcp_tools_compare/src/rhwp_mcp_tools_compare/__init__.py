@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -346,12 +347,17 @@ def _json_change(change: Change, old: str, new: str) -> dict[str, Any]:
     def side(place: Place | None, path: str) -> dict[str, Any] | None:
         if place is None:
             return None
-        shown: dict[str, Any] = {"address": place.address.model_dump(), "text": _clipped(place.text, place, path)}
+        shown: dict[str, Any] = {"address": asdict(place.address), "text": _clipped(place.text, place, path)}
         if len(place.text) > TEXT_CHARS:
             shown["text_chars"] = len(place.text)
         return shown
 
-    diff = change.diff.model_dump(exclude_defaults=True) if change.diff is not None else None
+    # The parts of the diff that say something (no empty lists, no false flag).
+    diff = (
+        {k: v for k, v in asdict(change.diff).items() if v not in ([], None, False)}
+        if change.diff is not None
+        else None
+    )
     return {"kind": change.kind, "old": side(change.old, old), "new": side(change.new, new), "diff": diff}
 
 
@@ -399,7 +405,7 @@ def compare_documents(
         )
     next_call = next_call_of(compare_documents, old=old, new=new, format=format, scope=scope, limit=limit)
     if format == "json":
-        summary = result.summary.model_dump()
+        summary = asdict(result.summary)
         summary["by_heading_total"] = len(summary["by_heading"])
         summary["by_heading"] = summary["by_heading"][:WHERE_SHOWN]
         head = json.dumps(summary, ensure_ascii=False)
