@@ -10,6 +10,8 @@
 
 mod char_format;
 pub mod field;
+#[cfg(test)]
+pub mod testing;
 
 pub use char_format::CharFormat;
 
@@ -157,7 +159,7 @@ pub struct NoteRef {
     pub offset: u32,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Paragraph {
     pub text: String,
     /// The text cut where formatting or links change. Empty when nothing in the paragraph is

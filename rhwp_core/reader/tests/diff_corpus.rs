@@ -215,6 +215,18 @@ fn replaced(hwpx: &[u8], from: &str, to: &str) -> Vec<u8> {
     })
 }
 
+/// The section XML of an HWPX package.
+fn section_xml(hwpx: &[u8]) -> String {
+    use std::io::Read;
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(hwpx)).unwrap();
+    let mut xml = String::new();
+    zip.by_name("Contents/section0.xml")
+        .unwrap()
+        .read_to_string(&mut xml)
+        .unwrap();
+    xml
+}
+
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(fixtures().join("hwpx").join(name)).unwrap()
 }
@@ -328,18 +340,7 @@ fn a_cell_a_row_and_a_column() {
     assert!(table.rows_inserted.is_empty() && table.columns_inserted.is_empty());
 
     // A row deleted (the second of five).
-    let xml = String::from_utf8(
-        zip::ZipArchive::new(std::io::Cursor::new(&old[..]))
-            .unwrap()
-            .by_name("Contents/section0.xml")
-            .map(|mut e| {
-                let mut s = String::new();
-                std::io::Read::read_to_string(&mut e, &mut s).unwrap();
-                s.into_bytes()
-            })
-            .unwrap(),
-    )
-    .unwrap();
+    let xml = section_xml(&old);
     let (_, tbl) = table_xml(&xml, "홍길동");
     let row_start = tbl[..tbl.find("홍길동").unwrap()].rfind("<hp:tr>").unwrap();
     let row_end = row_start + tbl[row_start..].find("</hp:tr>").unwrap() + "</hp:tr>".len();
@@ -349,28 +350,14 @@ fn a_cell_a_row_and_a_column() {
     let c = compare_bytes(&old, None, &new, None);
     let table = only(&c).diff.as_ref().unwrap().table.as_ref().unwrap();
     assert_eq!(
-        (
-            table
-                .rows_deleted
-                .iter()
-                .map(|l| l.index)
-                .collect::<Vec<_>>(),
-            table.cells.len()
-        ),
+        (indices(&table.rows_deleted), table.cells.len()),
         (vec![1], 0),
         "{table:?}"
     );
     let c = compare_bytes(&new, None, &old, None);
     let table = only(&c).diff.as_ref().unwrap().table.as_ref().unwrap();
     assert_eq!(
-        (
-            table
-                .rows_inserted
-                .iter()
-                .map(|l| l.index)
-                .collect::<Vec<_>>(),
-            table.cells.len()
-        ),
+        (indices(&table.rows_inserted), table.cells.len()),
         (vec![1], 0),
         "{table:?}"
     );
@@ -398,14 +385,7 @@ fn a_cell_a_row_and_a_column() {
     let c = compare_bytes(&old, None, &new, None);
     let table = only(&c).diff.as_ref().unwrap().table.as_ref().unwrap();
     assert_eq!(
-        (
-            table
-                .columns_inserted
-                .iter()
-                .map(|l| l.index)
-                .collect::<Vec<_>>(),
-            table.cells.len()
-        ),
+        (indices(&table.columns_inserted), table.cells.len()),
         (vec![1], 0),
         "{table:?}"
     );
@@ -414,18 +394,7 @@ fn a_cell_a_row_and_a_column() {
 #[test]
 fn a_section_moved() {
     let old = fixture(IRB);
-    let xml = String::from_utf8(
-        zip::ZipArchive::new(std::io::Cursor::new(&old[..]))
-            .unwrap()
-            .by_name("Contents/section0.xml")
-            .map(|mut e| {
-                let mut s = String::new();
-                std::io::Read::read_to_string(&mut e, &mut s).unwrap();
-                s.into_bytes()
-            })
-            .unwrap(),
-    )
-    .unwrap();
+    let xml = section_xml(&old);
     // The first table (연구과제명 ...) moved after the second one (연구목적 ...).
     let (_, first) = table_xml(&xml, "연구과제명");
     let (_, second) = table_xml(&xml, "연구목적");
@@ -507,4 +476,9 @@ fn every_corpus_document_against_itself() {
         }
     }
     assert!(failures.is_empty(), "{failures}");
+}
+
+/// The indices of some rows or columns.
+fn indices(lines: &[rhwp_reader::diff::Line]) -> Vec<u32> {
+    lines.iter().map(|l| l.index).collect()
 }

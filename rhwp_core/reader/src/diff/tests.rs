@@ -1,33 +1,12 @@
 use super::*;
-use crate::model::{Format, Paragraph, Provenance, Section, Table, TableCell};
-
-fn para(text: &str) -> Block {
-    Block::Paragraph(Paragraph {
-        text: text.into(),
-        runs: Vec::new(),
-        style: None,
-        heading_level: None,
-        list: None,
-        note_refs: Vec::new(),
-        break_before: None,
-        fields: Vec::new(),
-        provenance: Provenance::default(),
-    })
-}
+use crate::model::testing::{cell, doc, para};
+use crate::model::{Provenance, Table};
 
 fn table(rows: &[&[&str]]) -> Block {
     let mut cells = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         for (c, text) in row.iter().enumerate() {
-            cells.push(TableCell {
-                row: r as u32,
-                col: c as u32,
-                row_span: 1,
-                col_span: 1,
-                header: false,
-                field_name: None,
-                blocks: vec![para(text)],
-            });
+            cells.push(cell(r as u32, c as u32, text));
         }
     }
     Block::Table(Table {
@@ -37,15 +16,6 @@ fn table(rows: &[&[&str]]) -> Block {
         caption: Vec::new(),
         provenance: Provenance::default(),
     })
-}
-
-fn doc(blocks: Vec<Block>) -> Document {
-    let mut d = Document::new(Format::Hwpx);
-    d.sections.push(Section {
-        blocks,
-        ..Section::default()
-    });
-    d
 }
 
 fn run(a: &Document, b: &Document) -> Comparison {
@@ -140,10 +110,7 @@ fn tables_cell_by_cell_with_rows_and_columns() {
     let c = run(&old, &row);
     let t = c.changes[0].diff.as_ref().unwrap().table.as_ref().unwrap();
     assert_eq!(
-        (
-            t.rows_inserted.iter().map(|l| l.index).collect::<Vec<_>>(),
-            t.cells.len()
-        ),
+        (indices(&t.rows_inserted), t.cells.len()),
         (vec![2], 0),
         "{t:#?}"
     );
@@ -156,13 +123,7 @@ fn tables_cell_by_cell_with_rows_and_columns() {
     let c = run(&old, &col);
     let t = c.changes[0].diff.as_ref().unwrap().table.as_ref().unwrap();
     assert_eq!(
-        (
-            t.columns_inserted
-                .iter()
-                .map(|l| l.index)
-                .collect::<Vec<_>>(),
-            t.cells.len()
-        ),
+        (indices(&t.columns_inserted), t.cells.len()),
         (vec![1], 0),
         "{t:#?}"
     );
@@ -214,4 +175,9 @@ fn a_budget_too_small_is_too_large_not_a_hang() {
     );
     let e = compare(&sa, &sb, Scope::Body, 10_000).unwrap_err();
     assert_eq!(e.code, ErrorCode::TooLarge);
+}
+
+/// The indices of some rows or columns.
+fn indices(lines: &[Line]) -> Vec<u32> {
+    lines.iter().map(|l| l.index).collect()
 }
