@@ -419,6 +419,19 @@ fn options(strict: bool, password: Option<String>) -> Options {
     }
 }
 
+/// One side of a comparison: the document, its pictures' digests, the part to compare.
+fn side<'a>(
+    doc: &'a Document,
+    pictures: Option<&'a std::collections::HashMap<String, [u8; 32]>>,
+    only: Option<&'a (Vec<usize>, Vec<usize>)>,
+) -> rhwp_reader::diff::Side<'a> {
+    rhwp_reader::diff::Side {
+        doc,
+        pictures,
+        only: only.map(|(body, furniture)| rhwp_reader::diff::Selection { body, furniture }),
+    }
+}
+
 /// Parse a document held in memory.
 #[pyfunction]
 #[pyo3(signature = (data, strict = false, password = None))]
@@ -532,9 +545,11 @@ fn read_bin_data<'py>(
 /// `rhwp_core.compare.Comparison`. `source_a`/`source_b`, the documents' bytes when the caller
 /// has them, let pictures be compared by content (their passwords open them again for that);
 /// without them pictures are told apart by bin-data name and size. `scope`: `body` or `all`.
-/// The work is bounded (`too_large` past it) and runs without the GIL.
+/// `only_a`/`only_b`: `(body blocks, furniture items)` to compare (a page range), ascending
+/// indices; addresses stay the whole document's. The work is bounded (`too_large` past it) and
+/// runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (a, b, source_a=None, source_b=None, password_a=None, password_b=None, scope="body"))]
+#[pyo3(signature = (a, b, source_a=None, source_b=None, password_a=None, password_b=None, scope="body", only_a=None, only_b=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare(
     py: Python<'_>,
@@ -545,6 +560,8 @@ fn compare(
     password_a: Option<String>,
     password_b: Option<String>,
     scope: &str,
+    only_a: Option<(Vec<usize>, Vec<usize>)>,
+    only_b: Option<(Vec<usize>, Vec<usize>)>,
 ) -> PyResult<String> {
     use rhwp_reader::diff;
     let scope = match scope {
@@ -567,8 +584,8 @@ fn compare(
         let (ha, hb) = (digests(&da, source_a, &oa), digests(&db, source_b, &ob));
         let run = || {
             diff::compare(
-                &diff::Side { doc: &da, pictures: ha.as_ref() },
-                &diff::Side { doc: &db, pictures: hb.as_ref() },
+                &side(&da, ha.as_ref(), only_a.as_ref()),
+                &side(&db, hb.as_ref(), only_b.as_ref()),
                 scope,
                 diff::DEFAULT_WORK,
             )

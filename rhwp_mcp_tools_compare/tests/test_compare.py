@@ -174,9 +174,21 @@ def test_one_password_opens_both(session: PackSession) -> None:
     assert "0 changes" in text
 
 
+def test_pages_compare_a_range_of_each(session: PackSession) -> None:
+    # A paged document against itself: a page compares fewer blocks, none changed.
+    footnotes = str(FIXTURES / "hwpx" / "rhwp-footnote-01.hwpx")
+    whole = json.loads(session.call("compare_documents", old=footnotes, new=footnotes, format="json"))
+    page = json.loads(session.call("compare_documents", old=footnotes, new=footnotes, format="json", pages="1"))
+    assert page["total"] == 0 and 0 < page["summary"]["unchanged"] < whole["summary"]["unchanged"]
+    # A document without page information says so.
+    refused = session.call("compare_documents", old=str(IRB), new=str(IRB), pages="1")
+    assert refused["error"] == "invalid_input", refused
+
+
 def test_from_the_shell(revised: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "rhwp_mcp_host", "call", "compare_documents", f"old={IRB}", f"new={revised}"],
+        # Bare documents fill old, then new.
+        [sys.executable, "-m", "rhwp_mcp_host", "call", "compare_documents", str(IRB), str(revised)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -189,6 +201,6 @@ def test_from_the_shell(revised: Path) -> None:
 def test_the_tool_schema_types_both_documents_as_paths(session: PackSession) -> None:
     (tool,) = [t for t in session.list_tools() if t.name == "compare_documents"]
     props: dict[str, Any] = tool.input_schema["properties"]
-    assert {"old", "new", "format", "scope", "offset", "limit", "password"} <= set(props)
+    assert {"old", "new", "format", "scope", "pages", "offset", "limit", "password"} <= set(props)
     assert props["limit"]["maximum"] == 200
     assert tool.output_schema is None

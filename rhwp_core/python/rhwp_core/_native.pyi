@@ -69,6 +69,9 @@ def compare(
     password_a: str | None = None,
     password_b: str | None = None,
     scope: str = "body",
+    only_a: tuple[list[int], list[int]] | None = None,
+    only_b: tuple[list[int], list[int]] | None = None,
 ) -> str:
     """What changed from ``a`` to ``b`` as JSON (``rhwp_core.comparison.Comparison``); the sources'
-    bytes, when given, compare pictures by content. Runs without the GIL; raises ``ReaderError``."""
+    bytes, when given, compare pictures by content; ``only_*`` keep ``(body blocks, furniture
+    items)`` of a page range. Runs without the GIL; raises ``ReaderError``."""

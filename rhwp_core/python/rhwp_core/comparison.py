@@ -277,15 +277,23 @@ def compare(
     password_b: str | None = None,
     *,
     scope: Scope = "body",
+    pages: str | None = None,
 ) -> Comparison:
     """What changed from ``a`` (the old document) to ``b`` (the new one): paths, bytes or
     ``Document`` objects of any formats we read. ``scope="all"`` compares the page headers,
-    footers, notes and memos too. Raises the ``HwpError`` family as :func:`rhwp_core.parse`
-    does, and ``TooLargeError`` when the two need more work than the bound allows."""
+    footers, notes and memos too; ``pages`` (``"1-20"``) compares what lies on those pages of
+    each (as ``iter_blocks(pages=...)`` selects it; addresses stay the whole document's).
+    Raises the ``HwpError`` family as :func:`rhwp_core.parse` does (``InvalidRequestError``
+    for pages a document does not have), and ``TooLargeError`` when the two need more work than
+    the bound allows."""
     doc_a, bytes_a = _opened(a, password_a)
     doc_b, bytes_b = _opened(b, password_b)
+    only_a = None if pages is None else doc_a._selection(pages)
+    only_b = None if pages is None else doc_b._selection(pages)
     try:
-        raw = _native.compare(doc_a._native, doc_b._native, bytes_a, bytes_b, password_a, password_b, scope)
+        raw = _native.compare(
+            doc_a._native, doc_b._native, bytes_a, bytes_b, password_a, password_b, scope, only_a, only_b
+        )
     except _native.ReaderError as e:
         code, message, suggestion = e.args
         raise from_native(code, message, suggestion) from None

@@ -37,12 +37,12 @@ fn compare_scoped(
     let (ha, hb) = (picture_digests(&da, a, &oa), picture_digests(&db, b, &ob));
     compare(
         &Side {
-            doc: &da,
             pictures: ha.as_ref(),
+            ..Side::new(&da)
         },
         &Side {
-            doc: &db,
             pictures: hb.as_ref(),
+            ..Side::new(&db)
         },
         scope,
         DEFAULT_WORK,

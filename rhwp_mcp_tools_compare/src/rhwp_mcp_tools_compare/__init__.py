@@ -34,6 +34,7 @@ import rhwp_core
 from rhwp_mcp_host import (
     FilePath,
     Offset,
+    Pages,
     Register,
     ToolFailure,
     caller_source,
@@ -377,6 +378,7 @@ def compare_documents(
         Literal["body", "all"],
         Field(description='"body": the running text; "all": also page headers, footers, notes and memos.'),
     ] = "body",
+    pages: Pages = None,
     offset: Offset = 0,
     limit: Annotated[int, Field(ge=1, le=200, description="At most this many changes per page.")] = 50,
 ) -> str:
@@ -394,16 +396,18 @@ def compare_documents(
     format="json": {summary, changes: [{kind, old: {address, text}, new: {address, text}, diff}],
     total, next_offset}; diff has spans [{op, text}], table {cells, rows_inserted, ...},
     picture_replaced, fields [{name, old, new}].
+    pages="1-20" compares what lies on those pages of each document, a range at a time for long
+    ones (addresses stay the whole documents').
     A password, when given, opens both documents.
     """
     password = current_password()
-    result = rhwp_core.compare(old, new, password, password, scope=scope)
+    result = rhwp_core.compare(old, new, password, password, scope=scope, pages=pages)
     total = len(result.changes)
     if offset > total:
         raise ToolFailure(
             "invalid_input", f"offset {offset} is past the end: there are {total} changes", "start at offset=0"
         )
-    next_call = next_call_of(compare_documents, old=old, new=new, format=format, scope=scope, limit=limit)
+    next_call = next_call_of(compare_documents, old=old, new=new, format=format, scope=scope, pages=pages, limit=limit)
     if format == "json":
         summary = asdict(result.summary)
         summary["by_heading_total"] = len(summary["by_heading"])

@@ -69,9 +69,9 @@ fn too_large(message: &str) -> Error {
     Error {
         code: ErrorCode::TooLarge,
         message: message.into(),
-        suggestion: "Compare parts of the documents: the pages or sections that changed (cut each \
-                     with extract_text(path, pages=\"1-20\") or save the sections as documents of \
-                     their own), or check that the two are versions of the same document."
+        suggestion: "Compare parts of the documents: pass pages (e.g. pages=\"1-20\") to compare \
+                     those pages of each, a range at a time, or check that the two are versions of \
+                     the same document."
             .into(),
     }
 }
@@ -91,6 +91,35 @@ pub struct Side<'a> {
     /// Each bin-data name's content digest (SHA-256 of the bytes), when the caller could read
     /// them; without it pictures are told apart by bin-data name and stored size.
     pub pictures: Option<&'a HashMap<String, [u8; 32]>>,
+    /// Compare only these parts (a page range): top-level body blocks by their reading-order
+    /// index and furniture items by theirs, each list ascending; `None` compares everything.
+    /// Addresses stay the whole document's.
+    pub only: Option<Selection<'a>>,
+}
+
+/// A part of a document: the top-level body blocks and furniture items kept, by index.
+#[derive(Debug, Clone, Copy)]
+pub struct Selection<'a> {
+    pub body: &'a [usize],
+    pub furniture: &'a [usize],
+}
+
+impl<'a> Side<'a> {
+    /// The whole document, pictures by name and size.
+    pub fn new(doc: &'a Document) -> Self {
+        Side {
+            doc,
+            pictures: None,
+            only: None,
+        }
+    }
+
+    fn keeps(&self, furniture: bool, index: usize) -> bool {
+        self.only.is_none_or(|s| {
+            let kept = if furniture { s.furniture } else { s.body };
+            kept.binary_search(&index).is_ok()
+        })
+    }
 }
 
 /// Where a block is in one document.
@@ -285,6 +314,9 @@ fn units<'d>(side: &Side<'d>, scope: Scope, work: &mut Work) -> Result<(Vec<Unit
     }
     let mut out = Vec::with_capacity(body.len());
     for (i, block) in body.iter().enumerate() {
+        if !side.keeps(false, i) {
+            continue;
+        }
         let text = block_text(block);
         work.spend(text.len() as u64 / 16 + 1)?;
         if matches!(block, Block::Paragraph(_)) && text.trim().is_empty() {
@@ -306,6 +338,9 @@ fn units<'d>(side: &Side<'d>, scope: Scope, work: &mut Work) -> Result<(Vec<Unit
     }
     if scope == Scope::All {
         for (i, f) in doc.furniture.iter().enumerate() {
+            if !side.keeps(true, i) {
+                continue;
+            }
             let mut text = String::new();
             push_blocks(&f.blocks, &mut text);
             if text.trim().is_empty() {
@@ -330,21 +365,23 @@ fn units<'d>(side: &Side<'d>, scope: Scope, work: &mut Work) -> Result<(Vec<Unit
     Ok((out, Paths(paths)))
 }
 
-/// Character bigrams of a text (its first few thousand), sorted: what likeness is measured on.
+/// Character bigrams of a text (its first few thousand, spaces left out), with its start and
+/// end marked so a one- or two-syllable text has bigrams too (`나` and `나!` share `^나`),
+/// sorted: what likeness is measured on.
 fn bigrams(text: &str) -> Vec<u32> {
-    let chars: Vec<char> = text
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .take(4000)
+    let chars: Vec<u32> = std::iter::once(0)
+        .chain(
+            text.chars()
+                .filter(|c| !c.is_whitespace())
+                .take(4000)
+                .map(u32::from),
+        )
+        .chain(std::iter::once(0))
         .collect();
-    let mut grams: Vec<u32> = if chars.len() < 2 {
-        chars.iter().map(|&c| c as u32).collect()
-    } else {
-        chars
-            .windows(2)
-            .map(|w| (w[0] as u32).wrapping_mul(0x9E37_79B1) ^ (w[1] as u32))
-            .collect()
-    };
+    let mut grams: Vec<u32> = chars
+        .windows(2)
+        .map(|w| w[0].wrapping_mul(0x9E37_79B1) ^ w[1])
+        .collect();
     grams.sort_unstable();
     grams
 }

@@ -19,16 +19,7 @@ fn table(rows: &[&[&str]]) -> Block {
 }
 
 fn run(a: &Document, b: &Document) -> Comparison {
-    let (sa, sb) = (
-        Side {
-            doc: a,
-            pictures: None,
-        },
-        Side {
-            doc: b,
-            pictures: None,
-        },
-    );
+    let (sa, sb) = (Side::new(a), Side::new(b));
     compare(&sa, &sb, Scope::Body, DEFAULT_WORK).unwrap()
 }
 
@@ -160,19 +151,34 @@ fn ten_thousand_moved_blocks_stay_bounded() {
 }
 
 #[test]
+fn a_selection_compares_only_its_blocks_at_their_whole_document_addresses() {
+    let old = doc(vec![para("가"), para("나"), para("다"), para("라")]);
+    let new = doc(vec![para("가"), para("나!"), para("다"), para("마")]);
+    let (body_a, body_b): (&[usize], &[usize]) = (&[1, 2], &[1, 2]);
+    let side = |d, body| Side {
+        only: Some(Selection {
+            body,
+            furniture: &[],
+        }),
+        ..Side::new(d)
+    };
+    let c = compare(
+        &side(&old, body_a),
+        &side(&new, body_b),
+        Scope::Body,
+        DEFAULT_WORK,
+    )
+    .unwrap();
+    assert_eq!(kinds(&c), ["modified"]);
+    assert_eq!(c.changes[0].new.as_ref().unwrap().address.block, 1);
+    assert_eq!(c.summary.unchanged, 1);
+}
+
+#[test]
 fn a_budget_too_small_is_too_large_not_a_hang() {
     let old = doc((0..2000).map(|i| para(&format!("가 {i}"))).collect());
     let new = doc((0..2000).map(|i| para(&format!("나 {i}"))).collect());
-    let (sa, sb) = (
-        Side {
-            doc: &old,
-            pictures: None,
-        },
-        Side {
-            doc: &new,
-            pictures: None,
-        },
-    );
+    let (sa, sb) = (Side::new(&old), Side::new(&new));
     let e = compare(&sa, &sb, Scope::Body, 10_000).unwrap_err();
     assert_eq!(e.code, ErrorCode::TooLarge);
 }
