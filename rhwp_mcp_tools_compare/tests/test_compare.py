@@ -204,3 +204,17 @@ def test_the_tool_schema_types_both_documents_as_paths(session: PackSession) -> 
     assert {"old", "new", "format", "scope", "pages", "offset", "limit", "password"} <= set(props)
     assert props["limit"]["maximum"] == 200
     assert tool.output_schema is None
+
+
+def test_a_change_too_large_for_the_cap_is_shortened_saying_how(tmp_path: Path) -> None:
+    # Every long cell of the second table rewritten: one table change, larger than the cap.
+    xml = zipfile.ZipFile(IRB).read("Contents/section0.xml").decode("utf-8")
+    texts = re.findall(r"<hp:t>([^<]{30,})</hp:t>", xml)
+    new = edited(IRB, tmp_path / "rewritten.hwpx", *((t, t[::-1]) for t in texts))
+    with pack_session(pack, max_chars=1500) as s:
+        data = json.loads(s.call("compare_documents", old=str(IRB), new=str(new), format="json", limit=1))
+        (change,) = data["changes"]
+        assert "iter_blocks(path=" in change["cut"] and change["diff"]["table"]["cells_total"] >= 2
+        assert len(json.dumps(data, ensure_ascii=False)) <= 1500
+        text = s.call("compare_documents", old=str(IRB), new=str(new), format="table", limit=1)
+        assert "its blocks whole: iter_blocks(path=" in text

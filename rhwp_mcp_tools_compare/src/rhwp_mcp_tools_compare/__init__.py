@@ -22,6 +22,7 @@ and long unchanged stretches inside a modified text keep their ends around ``…
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
@@ -309,6 +310,20 @@ def _table_part(changes: list[Change], old: str, new: str, previous_heading: str
 # -- paging ------------------------------------------------------------------------------------
 
 
+def _whole_blocks(change: Change, old: str, new: str) -> str:
+    """The calls that give a change's blocks whole (the host pages a large block in parts)."""
+    calls = []
+    for place, path in ((change.old, old), (change.new, new)):
+        if place is None:
+            continue
+        a = place.address
+        if a.scope == "body":
+            calls.append(f'iter_blocks(path="{caller_source(path)}", offset={a.block}, limit=1)')
+        else:
+            calls.append(f'iter_blocks(path="{caller_source(path)}", scope="furniture")')
+    return " and ".join(dict.fromkeys(calls))
+
+
 def _paged_text(
     header: str,
     pieces: Callable[[int], str],
@@ -316,10 +331,11 @@ def _paged_text(
     offset: int,
     limit: int,
     next_call: Callable[[int], str],
+    whole: Callable[[int], str],
 ) -> str:
     """``header``, then the pieces of changes ``offset``, ``offset+1``, ... while they fit the cap
     and ``limit``; when changes remain, a last line with the next call. A piece larger than the
-    whole cap alone comes shortened, saying so."""
+    whole cap alone comes shortened, saying so and naming the calls that give its blocks whole."""
     cap = current_max_chars()
     trailer_room = 200 + len(next_call(total))
     out = [header]
@@ -331,10 +347,10 @@ def _paged_text(
         if len(piece) > room:
             if end > offset:
                 break
-            cut = max(0, room - 120)
+            note = whole(end)
+            cut = max(0, room - 120 - len(note))
             piece = (
-                f"{piece[:cut]}\n[change {end} is cut at {cut} of {len(piece)} characters; "
-                f'format="json" gives it whole, one change per page with limit=1]'
+                f"{piece[:cut]}\n[change {end} is cut at {cut} of {len(piece)} characters; its blocks whole: {note}]"
             )
         out.append(piece)
         used += len(piece) + 1
@@ -360,6 +376,51 @@ def _json_change(change: Change, old: str, new: str) -> dict[str, Any]:
         else None
     )
     return {"kind": change.kind, "old": side(change.old, old), "new": side(change.new, new), "diff": diff}
+
+
+def _json_size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False))
+
+
+def _fitted(item: dict[str, Any], room: int, whole: str) -> dict[str, Any]:
+    """``item`` as is when its JSON fits ``room``; else shortened until it does -- long equal
+    stretches of its spans cut to their ends, then the changed cells and lines of a table kept
+    as far as they fit (``cells_total`` and the like say how many there are), then every span's
+    text cut -- with ``cut`` saying so and naming the calls that give its blocks whole."""
+    if _json_size(item) <= room:
+        return item
+    item = copy.deepcopy(item)
+    item["cut"] = f"shortened to fit the response cap; the blocks whole: {whole}"
+    diff = item.get("diff") or {}
+    table = diff.get("table") or {}
+    span_lists = [diff.get("spans", [])] + [cell.get("spans", []) for cell in table.get("cells", [])]
+    for spans in span_lists:
+        for span in spans:
+            if span["op"] == "equal" and len(span["text"]) > 2 * CONTEXT_CHARS + 1:
+                span["text"] = f"{span['text'][:CONTEXT_CHARS]}…{span['text'][-CONTEXT_CHARS:]}"
+    for key in ("cells", "rows_inserted", "rows_deleted", "columns_inserted", "columns_deleted"):
+        listed = table.get(key)
+        if not listed or _json_size(item) <= room:
+            continue
+        table[f"{key}_total"] = len(listed)
+        while len(listed) > 1 and _json_size(item) > room:
+            del listed[max(1, len(listed) // 2) :]
+    width = 200
+    while _json_size(item) > room and width >= 10:
+        texts: list[dict[str, Any]] = [side for side in (item["old"], item["new"]) if side is not None]
+        for spans in [diff.get("spans", [])] + [cell.get("spans", []) for cell in table.get("cells", [])]:
+            texts.extend(spans)
+        for cell in table.get("cells", []):
+            texts.extend(at for at in (cell.get("old"), cell.get("new")) if at is not None)
+        for holder in texts:
+            if len(holder["text"]) > width:
+                holder["text"] = holder["text"][:width] + "…"
+        for cell in table.get("cells", []):
+            for at in (cell.get("old"), cell.get("new")):
+                if at is not None:
+                    at["row_cells"] = [c[:width] + "…" if len(c) > width else c for c in at["row_cells"]]
+        width //= 2
+    return item
 
 
 def compare_documents(
@@ -413,15 +474,26 @@ def compare_documents(
         summary["by_heading_total"] = len(summary["by_heading"])
         summary["by_heading"] = summary["by_heading"][:WHERE_SHOWN]
         head = json.dumps(summary, ensure_ascii=False)
-        items = [_json_change(c, old, new) for c in result.changes]
-        page = page_list(
-            items, offset, limit, key="changes", max_chars=max(1000, current_max_chars() - len(head) - 100)
-        )
+        budget = max(400, current_max_chars() - len(head) - 100)
+        # Only this page's changes are rendered: a hostile pair has tens of thousands.
+        items = [
+            _fitted(_json_change(c, old, new), budget - 80, _whole_blocks(c, old, new))
+            for c in result.changes[offset : offset + limit]
+        ]
+        page = page_list(items, 0, limit, key="changes", max_chars=budget)
+        end = offset + len(page["changes"])
+        page = {**page, "total": total, "next_offset": end if end < total else None}
         return json.dumps({"summary": summary, **page}, ensure_ascii=False)
     header = _summary_header(result, old, new) if offset == 0 else f"Changes from {offset} of {total}:"
     if format == "summary":
         return _paged_text(
-            header, lambda i: _summary_line(i + 1, result.changes[i], old, new), total, offset, limit, next_call
+            header,
+            lambda i: _summary_line(i + 1, result.changes[i], old, new),
+            total,
+            offset,
+            limit,
+            next_call,
+            lambda i: _whole_blocks(result.changes[i], old, new),
         )
     if total == 0:
         return header + "\n\nNo change: the two documents show the same text and tables."
@@ -434,7 +506,9 @@ def compare_documents(
         headings[i] = heading
         return piece
 
-    return _paged_text(header, table_piece, total, offset, limit, next_call)
+    return _paged_text(
+        header, table_piece, total, offset, limit, next_call, lambda i: _whole_blocks(result.changes[i], old, new)
+    )
 
 
 @hookimpl
