@@ -108,8 +108,9 @@ class Diff:
 @dataclass(slots=True)
 class Address:
     """Where a block is in one document. ``scope="body"``: ``block`` is its index for
-    ``iter_blocks(offset=block)``; ``"furniture"``: its index among headers, footers, notes and
-    memos. ``text_offset``: where the first change starts in the block's text (modified text)."""
+    ``iter_blocks(offset=block)``; ``"furniture"`` (a header, footer, note or memo): the offset
+    of its first block in ``iter_blocks(scope="furniture")``. ``text_offset``: where the first
+    change starts in the block's text (modified text)."""
 
     scope: Literal["body", "furniture"]
     block: int

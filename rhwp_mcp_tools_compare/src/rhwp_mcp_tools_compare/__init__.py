@@ -125,7 +125,7 @@ def _clipped(text: str, place: Place, path: str) -> str:
     whole = (
         f'iter_blocks(path="{caller_source(path)}", offset={address.block}, limit=1)'
         if address.scope == "body"
-        else f'iter_blocks(path="{caller_source(path)}", scope="furniture")'
+        else f'iter_blocks(path="{caller_source(path)}", scope="furniture", offset={address.block})'
     )
     return f"{text[:TEXT_CHARS]}… [+{len(text) - TEXT_CHARS} characters: {whole}]"
 
@@ -320,7 +320,7 @@ def _whole_blocks(change: Change, old: str, new: str) -> str:
         if a.scope == "body":
             calls.append(f'iter_blocks(path="{caller_source(path)}", offset={a.block}, limit=1)')
         else:
-            calls.append(f'iter_blocks(path="{caller_source(path)}", scope="furniture")')
+            calls.append(f'iter_blocks(path="{caller_source(path)}", scope="furniture", offset={a.block})')
     return " and ".join(dict.fromkeys(calls))
 
 

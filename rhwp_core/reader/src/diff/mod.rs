@@ -126,8 +126,8 @@ impl<'a> Side<'a> {
 #[derive(Debug, Clone, Serialize)]
 pub struct Address {
     /// `body` (then `block` is the index `iter_blocks` gives it: top-level body blocks in
-    /// reading order over all sections) or `furniture` (`block` is the index among headers,
-    /// footers, notes and memos, in the order `extract_text` shows them).
+    /// reading order over all sections) or `furniture` (a header, footer, note or memo: `block`
+    /// is the offset of its first block in `iter_blocks(scope="furniture")`).
     pub scope: &'static str,
     pub block: usize,
     /// `paragraph`, `table`, `picture`, ...; for furniture `header`, `footer`, `footnote`, ...
@@ -337,7 +337,12 @@ fn units<'d>(side: &Side<'d>, scope: Scope, work: &mut Work) -> Result<(Vec<Unit
         });
     }
     if scope == Scope::All {
+        // A furniture item's address is where its first block is among the furniture's
+        // top-level blocks, as iter_blocks(scope="furniture") counts them.
+        let mut first_block = 0usize;
         for (i, f) in doc.furniture.iter().enumerate() {
+            let at = first_block;
+            first_block += f.blocks.len();
             if !side.keeps(true, i) {
                 continue;
             }
@@ -350,7 +355,7 @@ fn units<'d>(side: &Side<'d>, scope: Scope, work: &mut Work) -> Result<(Vec<Unit
             (&f.kind, &text).hash(&mut h);
             out.push(Unit {
                 scope: "furniture",
-                index: i,
+                index: at,
                 kind: f.kind.clone(),
                 block: None,
                 blocks: &f.blocks,

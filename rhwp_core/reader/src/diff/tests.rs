@@ -175,6 +175,41 @@ fn a_selection_compares_only_its_blocks_at_their_whole_document_addresses() {
 }
 
 #[test]
+fn furniture_is_compared_with_scope_all_at_its_iter_blocks_offset() {
+    let furnished = |note: &str| {
+        let mut d = doc(vec![para("본문")]);
+        for (kind, blocks) in [
+            ("header", vec![para("머리말"), para("둘째 줄")]),
+            ("footnote", vec![para(note)]),
+        ] {
+            d.furniture.push(crate::model::Furniture {
+                kind: kind.into(),
+                applies_to: None,
+                number: None,
+                author: None,
+                date: None,
+                anchor_text: None,
+                blocks,
+                provenance: Provenance::default(),
+            });
+        }
+        d
+    };
+    let (old, new) = (furnished("각주 내용"), furnished("각주 내용을 고침"));
+    assert!(
+        run(&old, &new).changes.is_empty(),
+        "the body alone by default"
+    );
+    let c = compare(&Side::new(&old), &Side::new(&new), Scope::All, DEFAULT_WORK).unwrap();
+    assert_eq!(kinds(&c), ["modified"]);
+    let at = &c.changes[0].new.as_ref().unwrap().address;
+    assert_eq!(
+        (at.scope, at.kind.as_str(), at.block),
+        ("furniture", "footnote", 2)
+    );
+}
+
+#[test]
 fn a_budget_too_small_is_too_large_not_a_hang() {
     let old = doc((0..2000).map(|i| para(&format!("가 {i}"))).collect());
     let new = doc((0..2000).map(|i| para(&format!("나 {i}"))).collect());
