@@ -185,10 +185,12 @@ def test_pages_compare_a_range_of_each(session: PackSession) -> None:
     assert refused["error"] == "invalid_input", refused
 
 
-def test_from_the_shell(revised: Path) -> None:
+@pytest.mark.parametrize("named", [True, False], ids=["old=A new=B", "A B"])
+def test_from_the_shell(revised: Path, named: bool) -> None:
+    # Named, or bare documents filling old, then new.
+    documents = [f"old={IRB}", f"new={revised}"] if named else [str(IRB), str(revised)]
     done = subprocess.run(
-        # Bare documents fill old, then new.
-        [sys.executable, "-m", "rhwp_mcp_host", "call", "compare_documents", str(IRB), str(revised)],
+        [sys.executable, "-m", "rhwp_mcp_host", "call", "compare_documents", *documents],
         capture_output=True,
         text=True,
         timeout=120,
