@@ -482,3 +482,20 @@ fn every_corpus_document_against_itself() {
 fn indices(lines: &[rhwp_reader::diff::Line]) -> Vec<u32> {
     lines.iter().map(|l| l.index).collect()
 }
+
+/// One side's picture bytes alone do not make its pictures differ from the other's: both sides
+/// are then compared by name and size.
+#[test]
+fn pictures_by_content_on_both_sides_or_neither() {
+    let bytes = fixture("hwpxlib-SimplePicture.hwpx");
+    let doc = read(&bytes, &Options::default()).unwrap();
+    let digests = picture_digests(&doc, &bytes, &Options::default());
+    assert!(digests.as_ref().is_some_and(|d| !d.is_empty()));
+    let with = Side {
+        pictures: digests.as_ref(),
+        ..Side::new(&doc)
+    };
+    let c = compare(&with, &Side::new(&doc), Scope::All, DEFAULT_WORK).unwrap();
+    assert!(c.changes.is_empty(), "{}", listed(&c));
+    assert_eq!(c.summary.pictures_compared_by, "name_and_size");
+}

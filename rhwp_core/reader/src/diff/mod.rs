@@ -86,6 +86,7 @@ pub enum Scope {
 }
 
 /// One document to compare, with what identifies its pictures' content.
+#[derive(Clone, Copy)]
 pub struct Side<'a> {
     pub doc: &'a Document,
     /// Each bin-data name's content digest (SHA-256 of the bytes), when the caller could read
@@ -627,6 +628,16 @@ fn modified(a: &Unit<'_>, b: &Unit<'_>, work: &mut Work) -> Result<Diff> {
 
 /// Compare `old` and `new`.
 pub fn compare(old: &Side<'_>, new: &Side<'_>, scope: Scope, budget: u64) -> Result<Comparison> {
+    // Pictures by content on both sides or on neither: a digest never equals a name.
+    let both_content = old.pictures.is_some() && new.pictures.is_some();
+    let old = &Side {
+        pictures: old.pictures.filter(|_| both_content),
+        ..*old
+    };
+    let new = &Side {
+        pictures: new.pictures.filter(|_| both_content),
+        ..*new
+    };
     let mut work = Work::new(budget);
     let (ua, pa) = units(old, scope, &mut work)?;
     let (ub, pb) = units(new, scope, &mut work)?;
@@ -746,7 +757,6 @@ pub fn compare(old: &Side<'_>, new: &Side<'_>, scope: Scope, budget: u64) -> Res
     }
     flush_deleted(ua.len(), &mut changes, &mut next_old);
 
-    let both_content = old.pictures.is_some() && new.pictures.is_some();
     Ok(Comparison {
         summary: summarize(&changes, equal.len(), both_content),
         changes,
