@@ -420,6 +420,19 @@ fn options(strict: bool, password: Option<String>) -> Options {
     }
 }
 
+/// One side of a comparison: the document, its pictures' digests, the part to compare.
+fn side<'a>(
+    doc: &'a Document,
+    pictures: Option<&'a std::collections::HashMap<String, [u8; 32]>>,
+    only: Option<&'a (Vec<usize>, Vec<usize>)>,
+) -> rhwp_reader::diff::Side<'a> {
+    rhwp_reader::diff::Side {
+        doc,
+        pictures,
+        only: only.map(|(body, furniture)| rhwp_reader::diff::Selection { body, furniture }),
+    }
+}
+
 /// Parse a document held in memory.
 #[pyfunction]
 #[pyo3(signature = (data, strict = false, password = None))]
@@ -529,6 +542,65 @@ fn read_bin_data<'py>(
     }
 }
 
+/// What changed between two documents (`rhwp_reader::diff`), as JSON in the shape of
+/// `rhwp_core.compare.Comparison`. `source_a`/`source_b`, the documents' bytes when the caller
+/// has them, let pictures be compared by content (their passwords open them again for that);
+/// without them pictures are told apart by bin-data name and size. `scope`: `body` or `all`.
+/// `only_a`/`only_b`: `(body blocks, furniture items)` to compare (a page range), ascending
+/// indices; addresses stay the whole document's. The work is bounded (`too_large` past it) and
+/// runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (a, b, source_a=None, source_b=None, password_a=None, password_b=None, scope="body", only_a=None, only_b=None))]
+#[allow(clippy::too_many_arguments)]
+fn compare(
+    py: Python<'_>,
+    a: &NativeDocument,
+    b: &NativeDocument,
+    source_a: Option<&[u8]>,
+    source_b: Option<&[u8]>,
+    password_a: Option<String>,
+    password_b: Option<String>,
+    scope: &str,
+    only_a: Option<(Vec<usize>, Vec<usize>)>,
+    only_b: Option<(Vec<usize>, Vec<usize>)>,
+) -> PyResult<String> {
+    use rhwp_reader::diff;
+    let scope = match scope {
+        "body" => diff::Scope::Body,
+        "all" => diff::Scope::All,
+        other => {
+            return Err(ReaderError::new_err((
+                ErrorCode::InvalidInput.as_str(),
+                format!("scope must be \"body\" or \"all\", not {other:?}"),
+                "Pass scope=\"body\" (the running text) or scope=\"all\" (with headers, footers, notes and memos).",
+            )))
+        }
+    };
+    let (da, db) = (Arc::clone(&a.doc), Arc::clone(&b.doc));
+    let (oa, ob) = (options(false, password_a), options(false, password_b));
+    let result = py.detach(move || {
+        let digests = |doc: &Document, source: Option<&[u8]>, opts: &Options| {
+            source.and_then(|bytes| rhwp_reader::bin_data::picture_digests(doc, bytes, opts))
+        };
+        let (ha, hb) = (digests(&da, source_a, &oa), digests(&db, source_b, &ob));
+        let run = || {
+            diff::compare(
+                &side(&da, ha.as_ref(), only_a.as_ref()),
+                &side(&db, hb.as_ref(), only_b.as_ref()),
+                scope,
+                diff::DEFAULT_WORK,
+            )
+        };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+            Ok(result) => result.map(|c| serde_json::to_string(&c).unwrap_or_default()),
+            Err(_) => Err(rhwp_reader::Error::corrupt(
+                "comparing the documents hit an internal inconsistency (a bug in rhwp_core; please report it)",
+            )),
+        }
+    });
+    result.map_err(to_py_err)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeDocument>()?;
@@ -537,6 +609,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_path, m)?)?;
     m.add_function(wrap_pyfunction!(read_bin_data, m)?)?;
     m.add_function(wrap_pyfunction!(fill::fill, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
     // The error vocabulary, `(code, default suggestion, exception class name)` a row, from which
     // `rhwp_core.errors` builds its exception classes.

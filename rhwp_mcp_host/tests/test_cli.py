@@ -8,7 +8,7 @@ import types
 
 import pytest
 from _servers import command, cwd
-from rhwp_mcp_host.cli import parse_call_arguments
+from rhwp_mcp_host.cli import fill_path_parameters, parse_call_arguments, split_call_arguments
 
 from rhwp_mcp_host import cli
 
@@ -26,6 +26,22 @@ def test_call_arguments_parse_as_json_when_they_can():
         "x": [1, 2],
         "e": "",
     }
+
+
+def test_bare_call_arguments_fill_the_document_parameters_in_order():
+    named, bare = split_call_arguments(["a.hwp", "format=table", "./x=1.hwp", "b.hwpx"])
+    assert (named, bare) == ({"format": "table"}, ["a.hwp", "./x=1.hwp", "b.hwpx"])
+    arguments = {"format": "table"}
+    fill_path_parameters(arguments, ["a.hwp", "b.hwpx"], ("old", "new"))
+    assert arguments == {"format": "table", "old": "a.hwp", "new": "b.hwpx"}
+    # A parameter named already is skipped; one too many is an error that names the parameters.
+    arguments = {"old": "a.hwp"}
+    fill_path_parameters(arguments, ["b.hwpx"], ("old", "new"))
+    assert arguments == {"old": "a.hwp", "new": "b.hwpx"}
+    with pytest.raises(ValueError, match="takes old, new"):
+        fill_path_parameters({}, ["a", "b", "c"], ("old", "new"))
+    with pytest.raises(ValueError, match="takes no document"):
+        fill_path_parameters({}, ["a"], ())
 
 
 def test_packs_json_lists_status_errors_and_fixes(subprocess_env):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import _native
 from .cache import clear_cache, load
+from .comparison import Comparison, compare
 from .document import Document, parse
 from .errors import (
     CorruptDocumentError,
@@ -30,6 +31,7 @@ SCHEMA_VERSION: str = _native.SCHEMA_VERSION
 __all__ = [
     "SCHEMA_VERSION",
     "BinDataItem",
+    "Comparison",
     "CorruptDocumentError",
     "Document",
     "DocumentIsADirectoryError",
@@ -48,6 +50,7 @@ __all__ = [
     "bin_data_names",
     "clear_cache",
     "fill",
+    "compare",
     "load",
     "parse",
     "read_bin_data",

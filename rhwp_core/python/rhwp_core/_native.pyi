@@ -11,6 +11,7 @@ __all__ = [
     "ReaderError",
     "__version__",
     "fill",
+    "compare",
     "parse_bytes",
     "parse_path",
     "read_bin_data",
@@ -67,3 +68,18 @@ def fill(
     """Fill the form ``data`` with ``(key, value)`` pairs (value: str, bool or list of str): the filled
     document (None when nothing changes), the plan as JSON and the parts rewritten. Raises
     ``ReaderError`` (``unsupported_format`` for formats not written; ``internal_error`` for a bug)."""
+
+def compare(
+    a: NativeDocument,
+    b: NativeDocument,
+    source_a: bytes | None = None,
+    source_b: bytes | None = None,
+    password_a: str | None = None,
+    password_b: str | None = None,
+    scope: str = "body",
+    only_a: tuple[list[int], list[int]] | None = None,
+    only_b: tuple[list[int], list[int]] | None = None,
+) -> str:
+    """What changed from ``a`` to ``b`` as JSON (``rhwp_core.comparison.Comparison``); the sources'
+    bytes, when given, compare pictures by content; ``only_*`` keep ``(body blocks, furniture
+    items)`` of a page range. Runs without the GIL; raises ``ReaderError``."""

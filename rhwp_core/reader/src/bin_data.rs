@@ -34,6 +34,58 @@ pub fn read_bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Look
     }
 }
 
+/// Pictures beyond this many (distinct bin-data names) are not read for a comparison: it then
+/// tells them apart by name and stored size (`diff::Side::pictures` is `None`).
+pub const MAX_DIGESTED: usize = 512;
+
+/// Pictures times document bytes beyond which they are not read for a comparison either: some
+/// formats read the whole document again for each item (HWP 3.x, HWPML), so many pictures in a
+/// large file would cost that many reads.
+pub const MAX_DIGEST_READ: u64 = 512 << 20;
+
+/// Each picture's content digest (SHA-256 of its decompressed bytes) by bin-data name, for
+/// comparing two documents by what their pictures show (a twin in another format names them
+/// differently: `BIN0001.png` against `BinData/image1.png`). A picture the document only links
+/// to has no bytes here and is left out (a comparison knows it by the path it names); `None`
+/// when the document holds more than [`MAX_DIGESTED`] pictures, more than [`MAX_DIGEST_READ`]
+/// bytes of them to read, or cannot be read again.
+pub fn picture_digests(
+    doc: &crate::model::Document,
+    bytes: &[u8],
+    options: &Options,
+) -> Option<std::collections::HashMap<String, [u8; 32]>> {
+    use crate::model::Block;
+    use sha2::{Digest, Sha256};
+    let mut names: Vec<String> = Vec::new();
+    let mut collect = |b: &Block| {
+        if let Block::Picture(p) = b {
+            if let Some(name) = &p.bin_data_name {
+                if !names.contains(name) && names.len() <= MAX_DIGESTED {
+                    names.push(name.clone());
+                }
+            }
+        }
+    };
+    for s in &doc.sections {
+        crate::model::for_each_block(&s.blocks, &mut collect);
+    }
+    for f in &doc.furniture {
+        crate::model::for_each_block(&f.blocks, &mut collect);
+    }
+    if names.len() > MAX_DIGESTED || names.len() as u64 * bytes.len() as u64 > MAX_DIGEST_READ {
+        return None;
+    }
+    let mut out = std::collections::HashMap::with_capacity(names.len());
+    for name in names {
+        let digest: [u8; 32] = match read_bin_data(bytes, &name, options).ok()? {
+            Lookup::Found { data, .. } => Sha256::digest(&data).into(),
+            Lookup::Linked { .. } | Lookup::Unknown { .. } => continue,
+        };
+        out.insert(name, digest);
+    }
+    Some(out)
+}
+
 /// A name as shown in a message: bounded, whatever the caller passed.
 fn shown(name: &str) -> String {
     const MAX: usize = 120;

@@ -5,8 +5,9 @@
 //! - the entry points: `lib.rs` (`read`, `read_guarded`, `sniff`), `bin_data` (one item of a
 //!   document's bin data) and, behind the `fuzzing` feature, `fuzzing` (the fuzz targets and
 //!   the scaling check the tests use);
-//! - the views over a document: `views` (Markdown, HTML), `summary`, and `outline` (the
-//!   headings, which the views use);
+//! - the views over a document: `views` (Markdown, HTML), `summary`, `outline` (the
+//!   headings, which the views use) and `diff` (what changed between two documents: blocks
+//!   aligned, text by character, tables by cell);
 //! - `formats`: the table of formats, the one place that names every format; `read`, `sniff`,
 //!   bin data, the summary's format names and the fuzz targets go through it;
 //! - the formats, siblings that never name one another, each in its folder stating its
@@ -27,6 +28,7 @@ pub mod bin_data;
 pub mod chart;
 pub mod common;
 pub mod deferred;
+pub mod diff;
 pub mod error;
 pub mod formats;
 #[cfg(any(test, feature = "fuzzing"))]

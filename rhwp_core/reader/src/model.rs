@@ -10,6 +10,8 @@
 
 mod char_format;
 pub mod field;
+#[cfg(test)]
+pub mod testing;
 
 pub use char_format::CharFormat;
 
@@ -157,7 +159,7 @@ pub struct NoteRef {
     pub offset: u32,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Paragraph {
     pub text: String,
     /// The text cut where formatting or links change. Empty when nothing in the paragraph is
@@ -421,6 +423,29 @@ impl Run {
     /// Whether the run carries no formatting and no link (a paragraph of such runs keeps none).
     pub fn is_plain(&self) -> bool {
         self.format() == CharFormat::default() && self.link.is_none() && self.change.is_none()
+    }
+}
+
+/// Call `f` on every block of `blocks` and, depth first, on the blocks nested in them, as
+/// `for_each_block_mut` does, without changing them.
+pub fn for_each_block<'a>(blocks: &'a [Block], f: &mut impl FnMut(&'a Block)) {
+    for block in blocks {
+        f(block);
+        match block {
+            Block::Table(t) => {
+                for_each_block(&t.caption, f);
+                for cell in &t.cells {
+                    for_each_block(&cell.blocks, f);
+                }
+            }
+            Block::Picture(p) => for_each_block(&p.caption, f),
+            Block::Equation(e) => for_each_block(&e.caption, f),
+            Block::Shape(s) => {
+                for_each_block(&s.blocks, f);
+                for_each_block(&s.caption, f);
+            }
+            Block::Paragraph(_) | Block::FormControl(_) | Block::Unknown(_) => {}
+        }
     }
 }
 

@@ -878,32 +878,12 @@ mod tests {
         assert_eq!(toc_entry_text("Ⅱ. 현황\t5"), "Ⅱ. 현황");
     }
 
-    use crate::model::{Format, Section, Table, TableCell};
+    use crate::model::{Table, TableCell};
 
-    fn para(text: &str) -> Block {
-        Block::Paragraph(Paragraph {
-            text: text.into(),
-            runs: Vec::new(),
-            style: None,
-            heading_level: None,
-            list: None,
-            note_refs: Vec::new(),
-            break_before: None,
-            fields: Vec::new(),
-            provenance: Default::default(),
-        })
-    }
+    use crate::model::testing::{doc, para};
 
     fn cell(col: u32, text: &str) -> TableCell {
-        TableCell {
-            row: 0,
-            col,
-            row_span: 1,
-            col_span: 1,
-            header: false,
-            field_name: None,
-            blocks: vec![para(text)],
-        }
+        crate::model::testing::cell(0, col, text)
     }
 
     fn table(cells: Vec<TableCell>) -> Block {
@@ -914,15 +894,6 @@ mod tests {
             caption: Vec::new(),
             provenance: Default::default(),
         })
-    }
-
-    fn doc(blocks: Vec<Block>) -> Document {
-        let mut d = Document::new(Format::Hwpx);
-        d.sections.push(Section {
-            blocks,
-            ..Default::default()
-        });
-        d
     }
 
     fn outline(blocks: Vec<Block>) -> Vec<(String, u8)> {

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -261,11 +262,21 @@ def make_parser() -> argparse.ArgumentParser:
     packs = sub.add_parser("packs", help="list discovered packs, their tools and status")
     _add_common(packs, suppress=True)
     packs.add_argument("--json", action="store_true", help="machine-readable output")
-    call = sub.add_parser("call", help="call one tool and print its result: rhwp-mcp call TOOL key=value ...")
+    call = sub.add_parser(
+        "call",
+        help="call one tool and print its result: rhwp-mcp call TOOL [DOCUMENT ...] key=value ... "
+        "(bare arguments fill the tool's document parameters in order)",
+    )
     _add_common(call, suppress=True)
     _add_sources(call, suppress=True)
     call.add_argument("tool")
-    call.add_argument("arguments", nargs="*", metavar="key=value", help="values are parsed as JSON when they parse")
+    call.add_argument(
+        "arguments",
+        nargs="*",
+        metavar="key=value",
+        help="values are parsed as JSON when they parse; a bare argument is a document, given to the "
+        "tool's document (path) parameters in order",
+    )
     _add_commands(sub)
     return parser
 
@@ -306,6 +317,31 @@ def parse_call_arguments(pairs: Sequence[str]) -> dict[str, Any]:
         except ValueError:
             arguments[key] = raw
     return arguments
+
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def split_call_arguments(pairs: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+    """The ``key=value`` arguments (as :func:`parse_call_arguments`) and the bare ones, in order:
+    ``["a.hwp", "b.hwpx", "format=table"]`` -> ``({"format": "table"}, ["a.hwp", "b.hwpx"])``. An
+    argument whose part before ``=`` is no parameter name (``./x=1.hwp``) is bare too."""
+    named: list[str] = []
+    bare: list[str] = []
+    for pair in pairs:
+        key, sep, _ = pair.partition("=")
+        (named if sep and _KEY.fullmatch(key) else bare).append(pair)
+    return parse_call_arguments(named), bare
+
+
+def fill_path_parameters(arguments: dict[str, Any], documents: Sequence[str], parameters: Sequence[str]) -> None:
+    """Give the bare ``documents`` to the tool's path ``parameters`` not named already, in order
+    (``compare_documents a.hwp b.hwpx``: old, then new); ValueError when there are more."""
+    free = [name for name in parameters if name not in arguments]
+    if len(documents) > len(free):
+        takes = ", ".join(parameters) if parameters else "no document"
+        raise ValueError(f"{len(documents)} bare arguments, but the tool takes {takes}: name the others as key=value")
+    arguments.update(zip(free, documents, strict=False))  # fewer documents than parameters is fine
 
 
 def _create_host(settings: CommandSettings, *, stdio: bool = False) -> Any:
@@ -417,11 +453,17 @@ async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tupl
 
 def _call(args: argparse.Namespace, settings: CommandSettings) -> int:
     try:
-        arguments = parse_call_arguments(args.arguments)
+        arguments, documents = split_call_arguments(args.arguments)
     except ValueError as exc:
         stderr_line(str(exc))
         return 2
     host = _create_host(settings)
+    spec = host.packs.tools.get(args.tool)
+    try:
+        fill_path_parameters(arguments, documents, spec.path_arguments if spec is not None else ())
+    except ValueError as exc:
+        stderr_line(str(exc))
+        return 2
     is_error, text = asyncio.run(_call_async(host.server, args.tool, arguments))
     try:
         print(text)

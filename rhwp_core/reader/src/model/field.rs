@@ -155,14 +155,8 @@ mod tests {
     fn paragraph(text: &str, fields: Vec<Field>) -> Paragraph {
         Paragraph {
             text: text.into(),
-            runs: Vec::new(),
-            style: None,
-            heading_level: None,
-            list: None,
-            note_refs: Vec::new(),
-            break_before: None,
             fields,
-            provenance: Default::default(),
+            ..Paragraph::default()
         }
     }
 

@@ -262,27 +262,6 @@ pub struct NoteIndex<'a> {
     by_ref: HashMap<*const NoteRef, usize>,
 }
 
-fn body_note_refs<'a>(blocks: &'a [Block], out: &mut Vec<&'a NoteRef>) {
-    for block in blocks {
-        match block {
-            Block::Paragraph(p) => out.extend(p.note_refs.iter()),
-            Block::Table(t) => {
-                body_note_refs(&t.caption, out);
-                for cell in &t.cells {
-                    body_note_refs(&cell.blocks, out);
-                }
-            }
-            Block::Picture(p) => body_note_refs(&p.caption, out),
-            Block::Equation(e) => body_note_refs(&e.caption, out),
-            Block::Shape(s) => {
-                body_note_refs(&s.blocks, out);
-                body_note_refs(&s.caption, out);
-            }
-            Block::FormControl(_) | Block::Unknown(_) => {}
-        }
-    }
-}
-
 impl<'a> NoteIndex<'a> {
     pub fn new(doc: &'a Document) -> Self {
         let mut notes = Vec::new();
@@ -295,7 +274,11 @@ impl<'a> NoteIndex<'a> {
         let mut body_refs = Vec::new();
         if has_notes {
             for section in &doc.sections {
-                body_note_refs(&section.blocks, &mut body_refs);
+                crate::model::for_each_block(&section.blocks, &mut |b| {
+                    if let Block::Paragraph(p) = b {
+                        body_refs.extend(p.note_refs.iter());
+                    }
+                });
             }
         }
         for (kind, prefix) in [("footnote", ""), ("endnote", "e")] {

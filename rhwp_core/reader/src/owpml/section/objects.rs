@@ -282,17 +282,12 @@ impl Parser<'_> {
                     text: line.to_string(),
                     ..Run::default()
                 }],
-                style: None,
-                heading_level: None,
-                list: None,
-                note_refs: Vec::new(),
-                break_before: None,
-                fields: Vec::new(),
                 provenance: Provenance {
                     char_start: 0,
                     char_end: chars,
                     ..provenance.clone()
                 },
+                ..Paragraph::default()
             }));
         }
     }
