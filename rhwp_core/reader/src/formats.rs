@@ -6,6 +6,7 @@
 use crate::common::bin_data::Lookup;
 pub use crate::common::format::{Format, Sniffed};
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::limits::Options;
 use crate::model::{self, Document};
 
@@ -82,6 +83,22 @@ fn not_read(bytes: &[u8]) -> Error {
 pub fn bin_data(bytes: &[u8], name: &str, options: &Options) -> Result<Lookup> {
     match sniffed_format(bytes) {
         Some(format) => (format.bin_data)(bytes, name, options),
+        None => Err(not_read(bytes)),
+    }
+}
+
+/// The pages of the document in `bytes` as its format stored their layout; with `want`, only
+/// that page's items are kept (the count is every page's). A format whose layout is not read
+/// yet is `unsupported_format`.
+pub fn layout(bytes: &[u8], options: &Options, want: Option<u32>) -> Result<Layout> {
+    match sniffed_format(bytes) {
+        Some(format) => match format.layout {
+            Some(layout) => layout(bytes, options, want),
+            None => Err(Error::unsupported(
+                format!("page layout is not read for {} documents yet", format.name),
+                "Save the document as HWP 5.0 (.hwp) or HWPX (.hwpx) in 한글 to render its pages.",
+            )),
+        },
         None => Err(not_read(bytes)),
     }
 }

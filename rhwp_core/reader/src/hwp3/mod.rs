@@ -307,6 +307,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(b"HWP Document File"),
     read,
     bin_data: bin_data_item,
+    layout: None,
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

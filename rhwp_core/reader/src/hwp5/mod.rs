@@ -21,6 +21,7 @@ pub mod encryption;
 pub mod fields;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzz;
+pub mod layout;
 pub mod record;
 pub mod summary_info;
 
@@ -482,6 +483,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(CFB_MAGIC),
     read,
     bin_data: bin_data::item,
+    layout: Some(layout::layout),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

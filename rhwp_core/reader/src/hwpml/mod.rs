@@ -167,6 +167,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff,
     read,
     bin_data: bin_data::item,
+    layout: None,
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

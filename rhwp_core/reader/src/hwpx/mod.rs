@@ -400,6 +400,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06"),
     read,
     bin_data: bin_data::item,
+    layout: None,
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };
