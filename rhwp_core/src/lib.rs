@@ -528,6 +528,72 @@ fn read_bin_data<'py>(
     }
 }
 
+/// Page `page` (1-based) of the document `source` (bytes or a path) as SVG text (`format`
+/// "svg") or PNG bytes ("png", `dpi`, the longer side at most `max_side`), drawn with the fonts
+/// in `font_dirs`; with the document's page count. Reading, laying out and drawing release the
+/// GIL. Errors as `ReaderError` (a page outside the document: `invalid_input` naming the pages).
+#[pyfunction]
+#[pyo3(signature = (source, page, format, dpi, max_side, font_dirs, password = None))]
+#[allow(clippy::too_many_arguments)]
+fn render_page<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    page: u32,
+    format: &str,
+    dpi: u32,
+    max_side: Option<u32>,
+    font_dirs: Vec<std::path::PathBuf>,
+    password: Option<String>,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, u32)> {
+    use rhwp_reader::render::{self, Format};
+    let format = match format {
+        "svg" => Format::Svg,
+        "png" => Format::Png { dpi, max_side },
+        other => {
+            return Err(ReaderError::new_err((
+                ErrorCode::InvalidInput.as_str(),
+                format!(
+                    "format {:?} is not one of \"svg\", \"png\"",
+                    other.chars().take(40).collect::<String>()
+                ),
+                "Pass format=\"svg\" or format=\"png\".",
+            )))
+        }
+    };
+    enum Source<'a> {
+        Bytes(&'a [u8]),
+        Path(std::path::PathBuf),
+    }
+    let source = match source.cast::<pyo3::types::PyBytes>() {
+        Ok(b) => Source::Bytes(b.as_bytes()),
+        Err(_) => Source::Path(source.extract()?),
+    };
+    let opts = options(false, password);
+    let result = py.detach(
+        || -> std::io::Result<rhwp_reader::Result<render::Rendered>> {
+            let guarded = |bytes: &[u8]| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    render::render_page(bytes, &opts, page, format, &font_dirs)
+                }))
+                .unwrap_or_else(|_| {
+                    Err(rhwp_reader::Error::corrupt(
+                        "the page could not be laid out (an internal error, reported as damage)",
+                    ))
+                })
+            };
+            Ok(match &source {
+                Source::Bytes(data) => guarded(data),
+                Source::Path(path) => guarded(&std::fs::read(path)?),
+            })
+        },
+    );
+    let rendered = result?.map_err(to_py_err)?;
+    Ok((
+        pyo3::types::PyBytes::new(py, &rendered.bytes),
+        rendered.page_count,
+    ))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeDocument>()?;
@@ -535,6 +601,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(parse_path, m)?)?;
     m.add_function(wrap_pyfunction!(read_bin_data, m)?)?;
+    m.add_function(wrap_pyfunction!(render_page, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
     // The error vocabulary, `(code, default suggestion, exception class name)` a row, from which
     // `rhwp_core.errors` builds its exception classes.

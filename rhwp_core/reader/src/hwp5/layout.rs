@@ -10,6 +10,7 @@ use super::body::{ctrl_class, CtrlClass, Ctx, PageTracker};
 use super::container::Container;
 use super::record::{self, ctrl_id, subtree_end, tag, Reader, Record};
 use crate::layout::build::{boundaries, paragraph_lines, CharShape, Pages, Segment};
+use crate::layout::flow::{place, row_pages, Anchor, Area, Geometry, Placement};
 use crate::layout::{Align, Border, BorderFill, Face, Item, Layout, Picture, Rect, Script, Stroke};
 use crate::{Error, Options, Result};
 
@@ -186,63 +187,16 @@ fn border_fill(d: &[u8]) -> BorderFill {
     bf
 }
 
-/// A section's page: size and body area.
-#[derive(Debug, Clone, Copy)]
-struct Geometry {
-    width: i32,
-    height: i32,
-    body: Area,
-}
-
-impl Default for Geometry {
-    fn default() -> Self {
-        // A4 with 한글's default margins (30/15/20/15 mm, header and footer 15 mm).
-        Geometry {
-            width: 59_528,
-            height: 84_188,
-            body: Area {
-                x: 8_504,
-                y: 5_668 + 4_252,
-                w: 42_520,
-                h: 84_188 - 5_668 - 4_252 - 4_252 - 4_252,
-            },
-        }
-    }
-}
-
-/// A rectangle paragraphs are laid out in, page coordinates.
-#[derive(Debug, Clone, Copy, Default)]
-struct Area {
-    x: i32,
-    y: i32,
-    w: i32,
-    h: i32,
-}
-
 fn page_geometry(d: &[u8]) -> Geometry {
     let mut r = Reader::new(d);
     let v: Vec<i32> = (0..9).map(|_| r.u32().min(1 << 30) as i32).collect();
     let landscape = r.u32() & 1 != 0;
-    let (mut w, mut h) = (v[0], v[1]);
-    if landscape && w < h {
-        std::mem::swap(&mut w, &mut h);
-    }
-    let (left, right, top, bottom, header, footer, gutter) =
-        (v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
-    let x = left.saturating_add(gutter);
-    let y = top.saturating_add(header);
-    Geometry {
-        width: w,
-        height: h,
-        body: Area {
-            x,
-            y,
-            w: w.saturating_sub(x).saturating_sub(right),
-            h: h.saturating_sub(y)
-                .saturating_sub(bottom)
-                .saturating_sub(footer),
-        },
-    }
+    // Stored: width, height, left, right, top, bottom, header, footer, gutter.
+    Geometry::new(
+        (v[0], v[1]),
+        [v[2], v[3], v[4], v[5], v[6], v[7], v[8]],
+        landscape,
+    )
 }
 
 /// Where a paragraph's lines go: section-level lines take the tracker's pages, lines in a
@@ -555,38 +509,20 @@ impl Pass<'_> {
     }
 
     /// Where an object (table, picture) goes, from its common properties (spec "개체 공통 속성":
-    /// property, vertical and horizontal offset, width, height) and the line it is anchored on.
+    /// property, vertical and horizontal offset) and the line it is anchored on.
     fn place(&self, d: &[u8], anchor: &Anchor, size: (i32, i32)) -> (i32, i32) {
         let mut r = Reader::at(d, 4);
         let p = r.u32();
-        let voff = r.i32();
-        let hoff = r.i32();
-        if p & 1 != 0 {
-            // Treated as a character: it sits on its line.
-            return (anchor.line_x, anchor.line_y);
-        }
-        let g = &self.geometry;
-        let (vbase, vlen) = match (p >> 3) & 0b11 {
-            0 => (0, g.height),
-            1 => (g.body.y, g.body.h),
-            _ => (anchor.para_y, anchor.area.h),
+        let placement = Placement {
+            inline: p & 1 != 0,
+            vert_rel: ((p >> 3) & 0b11).min(2) as u8,
+            horz_rel: ((p >> 8) & 0b11) as u8,
+            vert_align: ((p >> 5) & 0b111).min(2) as u8,
+            horz_align: ((p >> 10) & 0b111).min(2) as u8,
+            vert_offset: r.i32(),
+            horz_offset: r.i32(),
         };
-        let (hbase, hlen) = match (p >> 8) & 0b11 {
-            0 => (0, g.width),
-            1 => (g.body.x, g.body.w),
-            _ => (anchor.area.x, anchor.area.w),
-        };
-        let y = match (p >> 5) & 0b111 {
-            1 => vbase + (vlen - size.1) / 2,
-            2 => vbase + vlen - size.1 - voff,
-            _ => vbase + voff,
-        };
-        let x = match (p >> 10) & 0b111 {
-            1 => hbase + (hlen - size.0) / 2,
-            2 => hbase + hlen - size.0 - hoff,
-            _ => hbase + hoff,
-        };
-        (x, y)
+        place(&placement, &self.geometry, anchor, size)
     }
 
     fn table(&mut self, c: usize, end: usize, anchor: Anchor, depth: u32) -> Result<()> {
@@ -655,34 +591,26 @@ impl Pass<'_> {
                 .map(|c| (c.col, c.cols, c.w))
                 .collect::<Vec<_>>(),
         );
-        let ys = boundaries(
-            nrows,
-            &cells
-                .iter()
-                .map(|c| (c.row, c.rows, c.h))
-                .collect::<Vec<_>>(),
-        );
+        // 한글 grows a row to its content where the stored cell height is smaller.
+        let heights: Vec<(u32, u32, i32)> = cells
+            .iter()
+            .map(|c| {
+                let needed = self
+                    .list_height(c.list, end)
+                    .saturating_add(c.margins[2])
+                    .saturating_add(c.margins[3]);
+                (
+                    c.row,
+                    c.rows,
+                    if c.rows == 1 { c.h.max(needed) } else { c.h },
+                )
+            })
+            .collect();
+        let ys = boundaries(nrows, &heights);
         // Rows past the body's bottom go to the next page, starting at the body's top.
-        let body = self.geometry.body;
-        let bottom = body.y.saturating_add(body.h);
-        let mut row_page = vec![(anchor.page, 0i32); ys.len()];
-        let (mut page, mut shift) = (anchor.page, 0i32);
-        for k in 0..ys.len().saturating_sub(1) {
-            let top = ty.saturating_add(ys[k]).saturating_sub(shift);
-            let bot = ty.saturating_add(ys[k + 1]).saturating_sub(shift);
-            if bot > bottom
-                && top > body.y
-                && k > 0
-                && matches!(self.place_kind(d), PlaceKind::Flow)
-            {
-                page += 1;
-                shift = shift.saturating_add(top - body.y);
-            }
-            row_page[k] = (page, shift);
-        }
-        if let Some(last) = row_page.last_mut() {
-            *last = (page, shift);
-        }
+        let flowing = matches!(self.place_kind(d), PlaceKind::Flow);
+        let row_page = row_pages(&ys, ty, &self.geometry.body, anchor.page, flowing);
+        let (page, shift) = row_page.last().copied().unwrap_or((anchor.page, 0));
         let row_page_at = |row: u32| row_page.get(row as usize).copied().unwrap_or((page, shift));
         for cell in &cells {
             let (page, shift) = row_page_at(cell.row);
@@ -832,16 +760,6 @@ impl Pass<'_> {
 enum PlaceKind {
     Char,
     Flow,
-}
-
-/// The line an object is anchored on.
-#[derive(Debug, Clone, Copy)]
-struct Anchor {
-    page: u32,
-    area: Area,
-    line_x: i32,
-    line_y: i32,
-    para_y: i32,
 }
 
 /// The pages of the HWP 5.0 document in `bytes`; with `want`, only that page's items are kept.

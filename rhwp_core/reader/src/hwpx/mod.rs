@@ -31,6 +31,7 @@ pub mod content;
 pub mod encryption;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzz;
+pub mod layout;
 pub mod package;
 
 use crate::deferred::Deferred;
@@ -400,7 +401,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     sniff: |bytes| bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06"),
     read,
     bin_data: bin_data::item,
-    layout: None,
+    layout: Some(layout::layout),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

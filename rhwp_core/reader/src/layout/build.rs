@@ -160,6 +160,17 @@ pub fn paragraph_lines(
 /// `cells`: (address, span, size).
 pub fn boundaries(count: u32, cells: &[(u32, u32, i32)]) -> Vec<i32> {
     let n = count.min(10_000) as usize;
+    // One size per (address, span), the largest (한글 makes a row as tall as its tallest cell);
+    // single spans first, so they decide where they can.
+    let mut sized: Vec<(u32, u32, i32)> = Vec::with_capacity(cells.len());
+    let mut sorted = cells.to_vec();
+    sorted.sort_unstable_by_key(|&(at, span, size)| (span, at, std::cmp::Reverse(size)));
+    for (at, span, size) in sorted {
+        if sized.last().is_none_or(|l| (l.0, l.1) != (at, span)) {
+            sized.push((at, span, size));
+        }
+    }
+    let cells = &sized[..];
     let mut b: Vec<Option<i32>> = vec![None; n + 1];
     b[0] = Some(0);
     // Each pass fixes at least one boundary or stops: at most n passes over the cells.

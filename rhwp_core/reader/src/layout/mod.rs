@@ -13,6 +13,7 @@
 //! it draws with, and stretches a justified line to the width 한글 gave it (`Line::width`).
 
 pub mod build;
+pub mod flow;
 
 /// A document's pages, in order.
 #[derive(Debug, Clone, Default)]
