@@ -13,6 +13,7 @@ __all__ = [
     "parse_bytes",
     "parse_path",
     "read_bin_data",
+    "render_page",
 ]
 
 __version__: str

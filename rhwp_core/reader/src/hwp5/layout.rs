@@ -218,23 +218,28 @@ struct Columns {
     page: u32,
     prev_vpos: i32,
     bottom: i32,
+    /// Where the previous line ended (position, height, spacing) in its column.
+    prev_end: i32,
 }
 
 impl Columns {
     /// The offset of a line (page `page`, segment `seg`) from the body's top-left; `new` is the
-    /// column layout (count, gap) set by the line's paragraph, on its first line.
+    /// column layout (count, gap) set by the line's paragraph, on its first line. Also where
+    /// the line's paragraph starts (`top`): where the previous line ended, unless it starts a
+    /// page or column (an object pushing a first line down sits between the two).
     fn place(
         &mut self,
         page: u32,
         seg: &Segment,
         new: Option<(i32, i32)>,
         body_w: i32,
-    ) -> (i32, i32) {
+    ) -> (i32, i32, i32) {
         if page != self.page {
             self.page = page;
             self.column = 0;
             self.region_top = 0;
             self.bottom = 0;
+            self.prev_end = 0;
             if let Some((n, gap)) = new {
                 (self.count, self.gap) = (n, gap);
             }
@@ -246,15 +251,21 @@ impl Columns {
             (self.count, self.gap) = (n, gap);
         } else if seg.flags & 2 != 0 || seg.vpos < self.prev_vpos {
             self.column = (self.column + 1).min(self.count.max(1) - 1);
+            self.prev_end = 0;
         }
         self.prev_vpos = seg.vpos;
+        let top = seg.vpos.min(self.prev_end).max(0);
+        self.prev_end = seg
+            .vpos
+            .saturating_add(seg.height)
+            .saturating_add(seg.spacing);
         let n = self.count.max(1);
         let width = (body_w - self.gap * (n - 1)) / n;
         let dy = self.region_top;
         self.bottom = self
             .bottom
             .max(dy.saturating_add(seg.vpos).saturating_add(seg.height));
-        (self.column * (width + self.gap), dy)
+        (self.column * (width + self.gap), dy, top)
     }
 }
 
@@ -453,12 +464,16 @@ impl Pass<'_> {
         }
         // Section-level lines: moved into their column (region).
         let mut shifts = vec![(0, 0); seg_list.len()];
+        let mut para_top = seg_list.first().map_or(0, |s| s.vpos);
         if matches!(pager, Pager::Tracker(_)) {
             for (n, seg) in seg_list.iter().enumerate() {
                 let page = line_pages.get(n).copied().unwrap_or(1);
-                shifts[n] =
-                    self.columns
-                        .place(page, seg, if n == 0 { new_columns } else { None }, area.w);
+                let new = if n == 0 { new_columns } else { None };
+                let (dx, dy, top) = self.columns.place(page, seg, new, area.w);
+                shifts[n] = (dx, dy);
+                if n == 0 {
+                    para_top = top;
+                }
                 if let Some(l) = lines.get_mut(n) {
                     l.x = l.x.saturating_add(shifts[n].0);
                     l.baseline = l.baseline.saturating_add(shifts[n].1);
@@ -493,10 +508,7 @@ impl Pass<'_> {
                 },
                 line_x: area.x.saturating_add(seg.x).saturating_add(dx),
                 line_y: area.y.saturating_add(seg.vpos).saturating_add(dy),
-                para_y: area
-                    .y
-                    .saturating_add(seg_list.first().map_or(0, |s| s.vpos))
-                    .saturating_add(dy),
+                para_y: area.y.saturating_add(para_top).saturating_add(dy),
             };
             let end_c = subtree_end(self.ctx.recs, c);
             match &ctrl_id(self.ctx.data(c)) {

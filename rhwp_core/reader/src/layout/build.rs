@@ -139,12 +139,16 @@ pub fn paragraph_lines(
                 }),
             }
         }
+        // 한글 puts the baseline at 85 % of the text height; a segment saying far less was
+        // written by another program (한글 lays such lines out again), so 85 % is taken.
+        let baseline = if seg.baseline < seg.text_height * 3 / 4 {
+            seg.text_height.saturating_mul(17) / 20
+        } else {
+            seg.baseline
+        };
         lines.push(Line {
             x: origin.0.saturating_add(seg.x),
-            baseline: origin
-                .1
-                .saturating_add(seg.vpos)
-                .saturating_add(seg.baseline),
+            baseline: origin.1.saturating_add(seg.vpos).saturating_add(baseline),
             width: seg.width,
             height: seg.height,
             align,

@@ -220,6 +220,8 @@ pub struct Flow<'a> {
     column: i32,
     region_top: i32,
     bottom: i32,
+    /// Where the previous line ended (its position, height and spacing) in the column.
+    prev_end: i32,
     new_section: bool,
 }
 
@@ -236,6 +238,7 @@ impl<'a> Flow<'a> {
             column: 0,
             region_top: 0,
             bottom: 0,
+            prev_end: 0,
             new_section: false,
         }
     }
@@ -266,6 +269,9 @@ impl<'a> Flow<'a> {
             self.reset_page();
         }
         let mut placed: Vec<(u32, i32, i32)> = Vec::with_capacity(p.segs.len());
+        // Where the paragraph starts: where the previous one ended, unless it starts a page or
+        // column (an object pushing its first line down sits between the two).
+        let mut para_top = 0;
         for (n, seg) in p.segs.iter().enumerate() {
             let new_columns = if n == 0 { p.columns } else { None };
             if self.page == 0 {
@@ -281,11 +287,19 @@ impl<'a> Flow<'a> {
                 self.column = 0;
             } else if seg.flags & 2 != 0 || seg.vpos < self.prev_vpos {
                 self.column += 1;
+                self.prev_end = 0;
                 if self.column >= self.columns.0.max(1) {
                     self.page += 1;
                     self.reset_page();
                 }
             }
+            if n == 0 {
+                para_top = seg.vpos.min(self.prev_end).max(0);
+            }
+            self.prev_end = seg
+                .vpos
+                .saturating_add(seg.height)
+                .saturating_add(seg.spacing);
             if let Some(c) = new_columns {
                 self.columns = (c.0.max(1), c.1);
             }
@@ -332,7 +346,7 @@ impl<'a> Flow<'a> {
                 area,
                 line_x: area.x.saturating_add(seg.x),
                 line_y: area.y.saturating_add(seg.vpos),
-                para_y: area.y.saturating_add(p.segs.first().map_or(0, |s| s.vpos)),
+                para_y: area.y.saturating_add(para_top),
             };
             let last = self.object(obj, &anchor, 1)?;
             if last > self.page {
@@ -350,6 +364,7 @@ impl<'a> Flow<'a> {
         self.region_top = 0;
         self.bottom = 0;
         self.prev_vpos = 0;
+        self.prev_end = 0;
     }
 
     /// Lay out an object; returns the last page it is on.
