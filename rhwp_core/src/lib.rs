@@ -409,6 +409,29 @@ fn selected(doc: &Document, body: &[usize], furniture: &[usize]) -> Document {
     }
 }
 
+/// A document given as its bytes or as a path (the file is read where the GIL is released).
+enum Source<'a> {
+    Bytes(&'a [u8]),
+    Path(std::path::PathBuf),
+}
+
+impl<'a> Source<'a> {
+    fn of(source: &'a Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(match source.cast::<pyo3::types::PyBytes>() {
+            Ok(b) => Source::Bytes(b.as_bytes()),
+            Err(_) => Source::Path(source.extract()?),
+        })
+    }
+
+    /// `f` over the document's bytes; an unreadable file is the I/O error.
+    fn with<T>(&self, f: impl FnOnce(&[u8]) -> T) -> std::io::Result<T> {
+        Ok(match self {
+            Source::Bytes(data) => f(data),
+            Source::Path(path) => f(&std::fs::read(path)?),
+        })
+    }
+}
+
 /// The reader's options. The password only opens the document: it is not kept in the
 /// `NativeDocument`, and no error quotes it (each reader says "the password is wrong").
 fn options(strict: bool, password: Option<String>) -> Options {
@@ -469,21 +492,9 @@ fn read_bin_data<'py>(
     password: Option<String>,
 ) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Option<&'static str>)> {
     use rhwp_reader::bin_data::{self, Lookup};
-    enum Source<'a> {
-        Bytes(&'a [u8]),
-        Path(std::path::PathBuf),
-    }
-    let source = match source.cast::<pyo3::types::PyBytes>() {
-        Ok(b) => Source::Bytes(b.as_bytes()),
-        Err(_) => Source::Path(source.extract()?),
-    };
+    let source = Source::of(source)?;
     let opts = options(false, password);
-    let result = py.detach(|| -> std::io::Result<rhwp_reader::Result<Lookup>> {
-        Ok(match &source {
-            Source::Bytes(data) => bin_data::read_bin_data(data, name, &opts),
-            Source::Path(path) => bin_data::read_bin_data(&std::fs::read(path)?, name, &opts),
-        })
-    });
+    let result = py.detach(|| source.with(|data| bin_data::read_bin_data(data, name, &opts)));
     match result?.map_err(to_py_err)? {
         Lookup::Found { data, .. } => Ok((
             pyo3::types::PyBytes::new(py, &data),
@@ -560,33 +571,21 @@ fn render_page<'py>(
             )))
         }
     };
-    enum Source<'a> {
-        Bytes(&'a [u8]),
-        Path(std::path::PathBuf),
-    }
-    let source = match source.cast::<pyo3::types::PyBytes>() {
-        Ok(b) => Source::Bytes(b.as_bytes()),
-        Err(_) => Source::Path(source.extract()?),
-    };
+    let source = Source::of(source)?;
     let opts = options(false, password);
-    let result = py.detach(
-        || -> std::io::Result<rhwp_reader::Result<render::Rendered>> {
-            let guarded = |bytes: &[u8]| {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    render::render_page(bytes, &opts, page, format, &font_dirs)
-                }))
-                .unwrap_or_else(|_| {
-                    Err(rhwp_reader::Error::corrupt(
-                        "the page could not be laid out (an internal error, reported as damage)",
-                    ))
-                })
-            };
-            Ok(match &source {
-                Source::Bytes(data) => guarded(data),
-                Source::Path(path) => guarded(&std::fs::read(path)?),
+    // A bug in the layout pass becomes an error, never an abort.
+    let result = py.detach(|| {
+        source.with(|bytes| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                render::render_page(bytes, &opts, page, format, &font_dirs)
+            }))
+            .unwrap_or_else(|_| {
+                Err(rhwp_reader::Error::corrupt(
+                    "the page could not be laid out (an internal error, reported as damage)",
+                ))
             })
-        },
-    );
+        })
+    });
     let rendered = result?.map_err(to_py_err)?;
     Ok((
         pyo3::types::PyBytes::new(py, &rendered.bytes),

@@ -10,7 +10,7 @@ use super::body::{ctrl_class, CtrlClass, Ctx, PageTracker};
 use super::container::Container;
 use super::record::{self, ctrl_id, subtree_end, tag, Reader, Record};
 use crate::layout::build::{boundaries, paragraph_lines, CharShape, Pages, Segment};
-use crate::layout::flow::{place, row_pages, Anchor, Area, Geometry, Placement};
+use crate::layout::flow::{cell_text_area, place, row_pages, Anchor, Area, Geometry, Placement};
 use crate::layout::{Align, Border, BorderFill, Face, Item, Layout, Picture, Rect, Script, Stroke};
 use crate::{Error, Options, Result};
 
@@ -437,6 +437,12 @@ impl Pass<'_> {
         } else {
             area
         };
+        let indent = self
+            .styles
+            .indents
+            .get(usize::from(para_shape))
+            .copied()
+            .unwrap_or(0);
         let align = self
             .styles
             .aligns
@@ -449,19 +455,8 @@ impl Pass<'_> {
             &seg_list,
             &self.styles.shapes,
             (area.x, area.y),
-            align,
+            (align, indent),
         );
-        // 한글 stores a positive first-line indent (들여쓰기) outside the segment's start.
-        let indent = self
-            .styles
-            .indents
-            .get(usize::from(para_shape))
-            .copied()
-            .unwrap_or(0);
-        if let (Some(first), true) = (lines.first_mut(), indent > 0) {
-            first.x = first.x.saturating_add(indent);
-            first.width = first.width.saturating_sub(indent);
-        }
         // Section-level lines: moved into their column (region).
         let mut shifts = vec![(0, 0); seg_list.len()];
         let mut para_top = seg_list.first().map_or(0, |s| s.vpos);
@@ -659,22 +654,12 @@ impl Pass<'_> {
                 }),
             )?;
             // The cell's paragraphs, vertically aligned as the cell says.
-            let inner = Area {
-                x: x0 + cell.margins[0],
-                y: y0 + cell.margins[2],
-                w: (x1 - x0) - cell.margins[0] - cell.margins[1],
-                h: (y1 - y0) - cell.margins[2] - cell.margins[3],
-            };
-            let content = self.list_height(cell.list, end);
-            let dy = match cell.valign {
-                1 => (inner.h - content).max(0) / 2,
-                2 => (inner.h - content).max(0),
-                _ => 0,
-            };
-            let area = Area {
-                y: inner.y + dy,
-                ..inner
-            };
+            let area = cell_text_area(
+                (x0, y0, x1, y1),
+                cell.margins,
+                cell.valign as u8,
+                self.list_height(cell.list, end),
+            );
             self.list(cell.list, end, area, page, depth)?;
         }
         Ok(())
@@ -783,21 +768,7 @@ pub fn layout(bytes: &[u8], options: &Options, want: Option<u32>) -> Result<Layo
     let info = super::doc_info::parse(&info_data, &info_records);
     let mut styles = styles(&info_data, &info_records);
     styles.bin_names = info.bin_data.iter().map(|b| b.name.clone()).collect();
-    let storage = if header.distribution {
-        "ViewText"
-    } else {
-        "BodyText"
-    };
-    let mut sections: Vec<(u32, String)> = container
-        .stream_names(storage)
-        .into_iter()
-        .filter_map(|(name, _)| {
-            name.strip_prefix("Section")
-                .and_then(|n| n.parse::<u32>().ok())
-                .map(|n| (n, name))
-        })
-        .collect();
-    sections.sort_unstable();
+    let (storage, sections) = super::section_streams(&container, &header);
     let mut pages = Pages::new(want);
     let mut tracker = PageTracker::default();
     let mut geometry = Geometry::default();

@@ -61,21 +61,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         }
     }
 
-    let storage = if header.distribution {
-        "ViewText"
-    } else {
-        "BodyText"
-    };
-    let mut sections: Vec<(u32, String)> = container
-        .stream_names(storage)
-        .into_iter()
-        .filter_map(|(name, _)| {
-            name.strip_prefix("Section")
-                .and_then(|n| n.parse::<u32>().ok())
-                .map(|n| (n, name))
-        })
-        .collect();
-    sections.sort_unstable();
+    let (storage, sections) = section_streams(&container, &header);
     if sections.is_empty() {
         return Err(Error::corrupt(format!(
             "no {storage}/Section streams: the document body is missing"
@@ -135,6 +121,30 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         None
     };
     Ok(doc)
+}
+
+/// The storage holding the body (`ViewText` for distribution documents) and its `SectionN`
+/// streams in number order.
+fn section_streams(
+    container: &Container,
+    header: &FileHeader,
+) -> (&'static str, Vec<(u32, String)>) {
+    let storage = if header.distribution {
+        "ViewText"
+    } else {
+        "BodyText"
+    };
+    let mut sections: Vec<(u32, String)> = container
+        .stream_names(storage)
+        .into_iter()
+        .filter_map(|(name, _)| {
+            name.strip_prefix("Section")
+                .and_then(|n| n.parse::<u32>().ok())
+                .map(|n| (n, name))
+        })
+        .collect();
+    sections.sort_unstable();
+    (storage, sections)
 }
 
 /// HWP stores a chart as an OLE object whose embedded compound file (in `BinData/BIN....OLE`,

@@ -94,14 +94,16 @@ pub struct Segment {
 
 /// The lines of one paragraph: its characters by text position (`chars`, in order; controls
 /// already left out, a tab as `'\t'`), its character-shape changes (`shapes`: position and
-/// index into `table`), its segments, placed with the area's top-left at `origin`.
+/// index into `table`), its segments, placed with the area's top-left at `origin`. A positive
+/// first-line indent (들여쓰기), which 한글 keeps out of the segment's start, moves the first
+/// line right.
 pub fn paragraph_lines(
     chars: &[(u32, char)],
     shapes: &[(u32, u32)],
     segs: &[Segment],
     table: &[CharShape],
     origin: (i32, i32),
-    align: Align,
+    (align, indent): (Align, i32),
 ) -> Vec<Line> {
     let default_shape = CharShape::default();
     let shape_at = |pos: u32| -> &CharShape {
@@ -155,6 +157,10 @@ pub fn paragraph_lines(
             last: broken || n + 1 == segs.len(),
             runs,
         });
+    }
+    if let (Some(first), true) = (lines.first_mut(), indent > 0) {
+        first.x = first.x.saturating_add(indent);
+        first.width = first.width.saturating_sub(indent);
     }
     lines
 }
@@ -320,7 +326,7 @@ mod tests {
             &[seg(0, 0), seg(4, 1600)],
             &table,
             (8504, 5668),
-            Align::Justify,
+            (Align::Justify, 0),
         );
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[0].x, 8504);

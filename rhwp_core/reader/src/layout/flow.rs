@@ -198,6 +198,31 @@ pub struct Cell {
     pub paras: Vec<Para>,
 }
 
+/// Where a cell's paragraphs go: inside its margins (left, right, top, bottom), moved down
+/// as its vertical alignment (0 top, 1 centre, 2 bottom) says for content this tall.
+pub fn cell_text_area(
+    (x0, y0, x1, y1): (i32, i32, i32, i32),
+    margins: [i32; 4],
+    valign: u8,
+    content: i32,
+) -> Area {
+    let inner = Area {
+        x: x0.saturating_add(margins[0]),
+        y: y0.saturating_add(margins[2]),
+        w: (x1 - x0) - margins[0] - margins[1],
+        h: (y1 - y0) - margins[2] - margins[3],
+    };
+    let dy = match valign {
+        1 => (inner.h - content).max(0) / 2,
+        2 => (inner.h - content).max(0),
+        _ => 0,
+    };
+    Area {
+        y: inner.y.saturating_add(dy),
+        ..inner
+    }
+}
+
 /// How tall a list of paragraphs is as laid out (the bottom of its last segment).
 fn content_height(paras: &[Para]) -> i32 {
     paras
@@ -256,13 +281,13 @@ impl<'a> Flow<'a> {
     /// page of the line they are anchored on.
     pub fn paragraph(&mut self, p: &Para) -> Result<()> {
         let body = self.geometry.body;
-        let mut lines = paragraph_lines(
+        let lines = paragraph_lines(
             &p.chars,
             &p.shapes,
             &p.segs,
             self.shapes,
             (body.x, body.y),
-            p.align,
+            (p.align, p.indent),
         );
         if p.segs.is_empty() && p.page_break && self.page > 0 {
             self.page += 1;
@@ -313,12 +338,6 @@ impl<'a> Flow<'a> {
                 .bottom
                 .max(dy.saturating_add(seg.vpos).saturating_add(seg.height));
             placed.push((self.page, dx, dy));
-        }
-        if p.indent > 0 {
-            if let Some(first) = lines.first_mut() {
-                first.x = first.x.saturating_add(p.indent);
-                first.width = first.width.saturating_sub(p.indent);
-            }
         }
         for (line, &(page, dx, dy)) in lines.into_iter().zip(&placed) {
             if !line.runs.is_empty() {
@@ -457,22 +476,12 @@ impl<'a> Flow<'a> {
                     borders: cell.border_fill.borders,
                 }),
             )?;
-            let inner = Area {
-                x: x0 + cell.margins[0],
-                y: y0 + cell.margins[2],
-                w: (x1 - x0) - cell.margins[0] - cell.margins[1],
-                h: (y1 - y0) - cell.margins[2] - cell.margins[3],
-            };
-            let content = content_height(&cell.paras);
-            let dy = match cell.valign {
-                1 => (inner.h - content).max(0) / 2,
-                2 => (inner.h - content).max(0),
-                _ => 0,
-            };
-            let area = Area {
-                y: inner.y + dy,
-                ..inner
-            };
+            let area = cell_text_area(
+                (x0, y0, x1, y1),
+                cell.margins,
+                cell.valign,
+                content_height(&cell.paras),
+            );
             self.nested(&cell.paras, area, page, depth)?;
         }
         Ok(last_page)
@@ -481,20 +490,14 @@ impl<'a> Flow<'a> {
     /// Paragraphs inside an object, all on `page`.
     fn nested(&mut self, paras: &[Para], area: Area, page: u32, depth: u32) -> Result<()> {
         for p in paras {
-            let mut lines = paragraph_lines(
+            let lines = paragraph_lines(
                 &p.chars,
                 &p.shapes,
                 &p.segs,
                 self.shapes,
                 (area.x, area.y),
-                p.align,
+                (p.align, p.indent),
             );
-            if p.indent > 0 {
-                if let Some(first) = lines.first_mut() {
-                    first.x = first.x.saturating_add(p.indent);
-                    first.width = first.width.saturating_sub(p.indent);
-                }
-            }
             for line in lines {
                 if !line.runs.is_empty() {
                     self.pages.push(page, Item::Line(line))?;

@@ -199,19 +199,15 @@ fn stroke_line(b: &Border, (ax, ay, bx, by): (f32, f32, f32, f32), out: &mut Str
     );
 }
 
-/// The image type of picture bytes, by their signature.
+/// The image type of picture bytes when an SVG viewer shows it (raster pictures; a metafile or
+/// an OLE object is left out).
 fn image_mime(bytes: &[u8]) -> Option<&'static str> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        Some("image/png")
-    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        Some("image/jpeg")
-    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
-        Some("image/gif")
-    } else if bytes.starts_with(b"BM") {
-        Some("image/bmp")
-    } else {
-        None
-    }
+    crate::common::bin_data::media_type(bytes).filter(|m| {
+        matches!(
+            *m,
+            "image/png" | "image/jpeg" | "image/gif" | "image/bmp" | "image/webp"
+        )
+    })
 }
 
 fn base64(bytes: &[u8], out: &mut String) {
