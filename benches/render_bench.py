@@ -39,19 +39,33 @@ class Word(NamedTuple):
     y: float
 
 
-def hancom_words(pdf: Path, page: int) -> list[Word]:
+def hancom_words(pdf: Path, page: int, size: tuple[float, float]) -> list[Word]:
+    """Hancom's words on `page`, their centres scaled onto a page of `size` (points) when the
+    PDF's page differs (한글 printed the document's paper onto another, scaling it)."""
     out = subprocess.run(
         ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
         capture_output=True,
         check=True,
         timeout=120,
     ).stdout.decode("utf-8", "replace")
+    sx = sy = 1.0
+    pm = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
+    if pm:
+        pw, ph = float(pm.group(1)), float(pm.group(2))
+        if abs(pw - size[0]) > 0.01 * size[0] or abs(ph - size[1]) > 0.01 * size[1]:
+            sx, sy = size[0] / pw, size[1] / ph
     words = []
     for m in re.finditer(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', out):
         x0, y0, x1, y1 = (float(v) for v in m.groups()[:4])
         text = m.group(5).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
-        words.append(Word(text, (x0 + x1) / 2, (y0 + y1) / 2))
+        words.append(Word(text, sx * (x0 + x1) / 2, sy * (y0 + y1) / 2))
     return words
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """The page's size in points (the SVG's viewBox)."""
+    box = ET.fromstring(svg).attrib["viewBox"].split()
+    return float(box[2]), float(box[3])
 
 
 def svg_words(svg: str) -> list[Word]:
@@ -153,7 +167,7 @@ def main() -> int:
                 break
             if pdf is None:
                 continue
-            d, m = match(hancom_words(pdf, page), svg_words(svg))
+            d, m = match(hancom_words(pdf, page, svg_size(svg)), svg_words(svg))
             distances += d
             missing += m
         if pdf is not None:
