@@ -87,6 +87,16 @@ def test_table_cells_are_drawn_with_their_borders_and_text() -> None:
     assert all(min(ys) < y < max(ys) for _, y in texts)
 
 
+def test_headers_and_footers_are_drawn_above_and_below_the_body() -> None:
+    # The document is a header ("머리말 테스트") and a footer ("꼬리말") around an empty body.
+    doc = rhwp_core.parse(FIXTURES / "hwpx/hwpxlib-HeaderFooter.hwpx")
+    root = ET.fromstring(doc.render_page(1, font_dirs=[FONTS]))
+    height = float(root.attrib["viewBox"].split()[3])
+    at = {"".join(t.itertext()): float(t.attrib["y"]) for t in root.iter(f"{SVG}text")}
+    assert at["머리말"] == at["테스트"] < 0.15 * height, at
+    assert at["꼬리말"] > 0.85 * height, at
+
+
 def test_a_page_outside_the_document_names_the_pages() -> None:
     doc = rhwp_core.parse(FIXTURES / DOCUMENTS[0])
     count = doc.page_count

@@ -10,7 +10,9 @@ use super::body::{ctrl_class, CtrlClass, Ctx, PageTracker};
 use super::container::Container;
 use super::record::{self, ctrl_id, subtree_end, tag, Reader, Record};
 use crate::layout::build::{boundaries, paragraph_lines, CharShape, Pages, Segment};
-use crate::layout::flow::{cell_text_area, place, row_pages, Anchor, Area, Geometry, Placement};
+use crate::layout::flow::{
+    cell_text_area, page_number_line, place, row_pages, Anchor, Area, Geometry, Placement,
+};
 use crate::layout::{Align, Border, BorderFill, Face, Item, Layout, Picture, Rect, Script, Stroke};
 use crate::{Error, Options, Result};
 
@@ -269,7 +271,30 @@ impl Columns {
     }
 }
 
+/// A header or footer defined in the section: from which page, on which pages (0 all, 1 even,
+/// 2 odd), its LIST_HEADER and the end of its control's records.
+#[derive(Debug, Clone, Copy)]
+struct Furniture {
+    from_page: u32,
+    footer: bool,
+    parity: u32,
+    list: usize,
+    end: usize,
+}
+
+/// Where page numbers are shown (spec "쪽 번호 위치"): from which page, the position (1–3 top
+/// left/centre/right, 4–6 bottom), and the characters around the number.
+#[derive(Debug, Clone, Default)]
+struct PageNumbers {
+    from_page: u32,
+    position: u32,
+    before: String,
+    after: String,
+}
+
 struct Pass<'a> {
+    furniture: Vec<Furniture>,
+    page_numbers: Option<PageNumbers>,
     columns: Columns,
     ctx: Ctx<'a>,
     styles: &'a Styles,
@@ -509,6 +534,38 @@ impl Pass<'_> {
             match &ctrl_id(self.ctx.data(c)) {
                 b"tbl " => self.table(c, end_c, anchor, depth + 1)?,
                 b"gso " => self.drawing(c, end_c, anchor, depth + 1)?,
+                id @ (b"head" | b"foot") if matches!(pager, Pager::Tracker(_)) => {
+                    let list = self
+                        .children(c, end_c)
+                        .find(|&j| self.ctx.recs[j].tag == tag::LIST_HEADER);
+                    if let (Some(list), true) = (list, self.furniture.len() < 1000) {
+                        self.furniture.push(Furniture {
+                            from_page: page,
+                            footer: id == b"foot",
+                            parity: Reader::at(self.ctx.data(c), 4).u32() & 0b11,
+                            list,
+                            end: end_c,
+                        });
+                    }
+                }
+                b"pgnp" => {
+                    let mut r = Reader::at(self.ctx.data(c), 4);
+                    let position = (r.u32() >> 8) & 0xF;
+                    let _user = r.u16();
+                    let wchar = |u: u16| char::from_u32(u32::from(u)).filter(|c| !c.is_control());
+                    let (prefix, suffix, dash) = (wchar(r.u16()), wchar(r.u16()), wchar(r.u16()));
+                    let dash = dash.map(|d| format!("{d} ")).unwrap_or_default();
+                    self.page_numbers = Some(PageNumbers {
+                        from_page: page,
+                        position,
+                        before: format!("{dash}{}", prefix.map(String::from).unwrap_or_default()),
+                        after: format!(
+                            "{}{}",
+                            suffix.map(String::from).unwrap_or_default(),
+                            dash.chars().rev().collect::<String>()
+                        ),
+                    });
+                }
                 _ => {}
             }
         }
@@ -665,6 +722,47 @@ impl Pass<'_> {
         Ok(())
     }
 
+    /// Headers, footers and page numbers on pages `first..=last` (only the wanted one when a
+    /// page is asked for): on each, the last one defined up to that page for its parity.
+    fn furniture(&mut self, first: u32, last: u32, want: Option<u32>) -> Result<()> {
+        let pages: Vec<u32> = match want {
+            Some(w) if (first..=last).contains(&w) => vec![w],
+            Some(_) => Vec::new(),
+            None => (first..=last).collect(),
+        };
+        for page in pages {
+            for footer in [false, true] {
+                let parity_ok = |f: &Furniture| match f.parity {
+                    1 => page % 2 == 0,
+                    2 => page % 2 == 1,
+                    _ => true,
+                };
+                let chosen = self
+                    .furniture
+                    .iter()
+                    .rev()
+                    .find(|f| f.footer == footer && f.from_page <= page && parity_ok(f))
+                    .copied();
+                if let Some(f) = chosen {
+                    let area = if footer {
+                        self.geometry.footer
+                    } else {
+                        self.geometry.header
+                    };
+                    self.list(f.list, f.end, area, page, 1)?;
+                }
+            }
+            let numbers = self.page_numbers.clone().filter(|n| n.from_page <= page);
+            if let Some(n) = numbers {
+                let text = format!("{}{page}{}", n.before, n.after);
+                if let Some(line) = page_number_line(&self.geometry, n.position, text) {
+                    self.pages.push(page, Item::Line(line))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn place_kind(&self, d: &[u8]) -> PlaceKind {
         if Reader::at(d, 4).u32() & 1 != 0 {
             PlaceKind::Char
@@ -777,7 +875,10 @@ pub fn layout(bytes: &[u8], options: &Options, want: Option<u32>) -> Result<Layo
             super::read_section_stream(&mut container, &header, &format!("{storage}/{name}"))?;
         let recs = record::frame(&data, limits.max_records)?;
         tracker.start_section();
+        let first_page = tracker.page.saturating_add(1);
         let mut pass = Pass {
+            furniture: Vec::new(),
+            page_numbers: None,
             columns: Columns::default(),
             ctx: Ctx::new(&data, &recs, &info, limits, *number),
             styles: &styles,
@@ -793,6 +894,9 @@ pub fn layout(bytes: &[u8], options: &Options, want: Option<u32>) -> Result<Layo
                 pass.paragraph(i, end, geometry.body, &mut Pager::Tracker(&mut tracker), 0)?;
             }
             i = end;
+        }
+        if tracker.has_layout {
+            pass.furniture(first_page, tracker.page, want)?;
         }
         geometry = pass.geometry;
     }

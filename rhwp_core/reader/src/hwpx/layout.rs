@@ -47,6 +47,7 @@ pub fn layout(bytes: &[u8], options: &Options, want: Option<u32>) -> Result<Layo
         any_segment |= memchr_lineseg(&xml);
         flow.start_section();
         section(&xml, &styles, &mut flow, limits.max_depth)?;
+        flow.finish_section(want)?;
     }
     let count = flow.page_count();
     pages.open(count.max(1))?;

@@ -9,7 +9,7 @@
 //! there.
 
 use super::build::{boundaries, paragraph_lines, CharShape, Pages, Segment};
-use super::{Align, BorderFill, Item, Picture, Rect};
+use super::{Align, BorderFill, Item, Line, Picture, Rect, Run};
 use crate::error::{Error, Result};
 
 /// A rectangle paragraphs are laid out in, page coordinates (HWPUNIT).
@@ -21,27 +21,24 @@ pub struct Area {
     pub h: i32,
 }
 
-/// A page's size and body area.
+/// A page's size, body area, and the header and footer areas above and below the body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Geometry {
     pub width: i32,
     pub height: i32,
     pub body: Area,
+    pub header: Area,
+    pub footer: Area,
 }
 
 impl Default for Geometry {
     fn default() -> Self {
         // A4 with 한글's default margins (30/15/20/15 mm, header and footer 15 mm).
-        Geometry {
-            width: 59_528,
-            height: 84_188,
-            body: Area {
-                x: 8_504,
-                y: 5_668 + 4_252,
-                w: 42_520,
-                h: 84_188 - 5_668 - 4_252 - 4_252 - 4_252,
-            },
-        }
+        Geometry::new(
+            (59_528, 84_188),
+            [8_504, 8_504, 5_668, 4_252, 4_252, 4_252, 0],
+            false,
+        )
     }
 }
 
@@ -57,19 +54,62 @@ impl Geometry {
         let [left, right, top, bottom, header, footer, gutter] = m;
         let x = left.saturating_add(gutter);
         let y = top.saturating_add(header);
+        let width = w.saturating_sub(x).saturating_sub(right);
         Geometry {
             width: w,
             height: h,
             body: Area {
                 x,
                 y,
-                w: w.saturating_sub(x).saturating_sub(right),
+                w: width,
                 h: h.saturating_sub(y)
                     .saturating_sub(bottom)
                     .saturating_sub(footer),
             },
+            header: Area {
+                x,
+                y: top,
+                w: width,
+                h: header,
+            },
+            footer: Area {
+                x,
+                y: h.saturating_sub(bottom).saturating_sub(footer),
+                w: width,
+                h: footer,
+            },
         }
     }
+}
+
+/// The page number as a line where 한글 shows it: `position` 1–3 top left/centre/right of the
+/// header area, 4–6 the same in the footer area; `None` for other positions (none, inside or
+/// outside margins: not drawn yet).
+pub fn page_number_line(g: &Geometry, position: u32, text: String) -> Option<Line> {
+    if !(1..=6).contains(&position) {
+        return None;
+    }
+    let (area, k) = if position <= 3 {
+        (g.header, position)
+    } else {
+        (g.footer, position - 3)
+    };
+    Some(Line {
+        x: area.x,
+        baseline: area.y.saturating_add(area.h / 2).saturating_add(350),
+        width: area.w,
+        height: 1000,
+        align: match k {
+            1 => Align::Left,
+            3 => Align::Right,
+            _ => Align::Center,
+        },
+        last: true,
+        runs: vec![Run {
+            text,
+            style: CharShape::default().style(1),
+        }],
+    })
 }
 
 /// Where an object sits relative to what (the common object properties of both formats).
@@ -248,6 +288,12 @@ pub struct Flow<'a> {
     /// Where the previous line ended (its position, height and spacing) in the column.
     prev_end: i32,
     new_section: bool,
+    /// The section's headers and footers: from which page, footer or not, on which pages (0
+    /// all, 1 even, 2 odd), their paragraphs.
+    furniture: Vec<(u32, bool, u32, Vec<Para>)>,
+    /// Page numbers: from which page, where (`page_number_line`), text before and after.
+    page_numbers: Option<(u32, u32, String, String)>,
+    section_first: u32,
 }
 
 impl<'a> Flow<'a> {
@@ -265,12 +311,76 @@ impl<'a> Flow<'a> {
             bottom: 0,
             prev_end: 0,
             new_section: false,
+            furniture: Vec::new(),
+            page_numbers: None,
+            section_first: 1,
         }
     }
 
     pub fn start_section(&mut self) {
         self.new_section = true;
         self.columns = (1, 0);
+        self.furniture.clear();
+        self.page_numbers = None;
+        self.section_first = self.page.saturating_add(1);
+    }
+
+    /// A header (or footer) defined from the current page on.
+    pub fn furniture(&mut self, footer: bool, parity: u32, paras: Vec<Para>) {
+        if self.furniture.len() < 1000 {
+            self.furniture
+                .push((self.page.max(1), footer, parity, paras));
+        }
+    }
+
+    /// Page numbers shown from the current page on.
+    pub fn page_numbers(&mut self, position: u32, before: String, after: String) {
+        self.page_numbers = Some((self.page.max(1), position, before, after));
+    }
+
+    /// Draw the section's headers, footers and page numbers on its pages (only the wanted
+    /// one when a page is asked for).
+    pub fn finish_section(&mut self, want: Option<u32>) -> Result<()> {
+        let (first, last) = (self.section_first, self.page);
+        let pages: Vec<u32> = match want {
+            Some(w) if (first..=last).contains(&w) => vec![w],
+            Some(_) => Vec::new(),
+            None => (first..=last).collect(),
+        };
+        let furniture = std::mem::take(&mut self.furniture);
+        for page in pages {
+            for footer in [false, true] {
+                let chosen = furniture.iter().rev().find(|f| {
+                    f.1 == footer
+                        && f.0 <= page
+                        && match f.2 {
+                            1 => page % 2 == 0,
+                            2 => page % 2 == 1,
+                            _ => true,
+                        }
+                });
+                if let Some(f) = chosen {
+                    let area = if footer {
+                        self.geometry.footer
+                    } else {
+                        self.geometry.header
+                    };
+                    self.nested(&f.3, area, page, 1)?;
+                }
+            }
+            if let Some((from, position, before, after)) = &self.page_numbers {
+                if *from <= page {
+                    if let Some(line) = page_number_line(
+                        &self.geometry,
+                        *position,
+                        format!("{before}{page}{after}"),
+                    ) {
+                        self.pages.push(page, Item::Line(line))?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn page_count(&self) -> u32 {

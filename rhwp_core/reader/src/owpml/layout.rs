@@ -340,6 +340,8 @@ enum Open {
     Table(Table),
     Cell(Cell),
     Picture(Placement, (i32, i32), String),
+    /// A header or footer: footer or not, on which pages (0 all, 1 even, 2 odd), its paragraphs.
+    Furniture(bool, u32, Vec<Para>),
 }
 
 /// Read one section part and lay its paragraphs out.
@@ -392,6 +394,9 @@ pub fn section(xml: &[u8], styles: &Styles, flow: &mut Flow<'_>, max_depth: u32)
                             match stack.last_mut() {
                                 None => flow.paragraph(&p)?,
                                 Some(Open::Cell(c)) => c.paras.push(p),
+                                Some(Open::Furniture(_, _, paras)) if paras.len() < 10_000 => {
+                                    paras.push(p)
+                                }
                                 _ => {}
                             }
                         }
@@ -422,6 +427,11 @@ pub fn section(xml: &[u8], styles: &Styles, flow: &mut Flow<'_>, max_depth: u32)
                                     },
                                 );
                             }
+                        }
+                    }
+                    b"header" | b"footer" if matches!(stack.last(), Some(Open::Furniture(..))) => {
+                        if let Some(Open::Furniture(footer, parity, paras)) = stack.pop() {
+                            flow.furniture(footer, parity, paras);
                         }
                     }
                     b"subList" | b"drawText" | b"header" | b"footer" | b"footNote" | b"endNote"
@@ -565,6 +575,31 @@ pub fn section(xml: &[u8], styles: &Styles, flow: &mut Flow<'_>, max_depth: u32)
                     ..Cell::default()
                 }));
             }
+            name @ (b"header" | b"footer") if !empty => {
+                let parity = match attr(&e, b"applyPageType").as_deref() {
+                    Some("EVEN") => 1,
+                    Some("ODD") => 2,
+                    _ => 0,
+                };
+                stack.push(Open::Furniture(name == b"footer", parity, Vec::new()));
+            }
+            b"pageNum" => {
+                let position = match attr(&e, b"pos").as_deref() {
+                    Some("TOP_LEFT") => 1,
+                    Some("TOP_CENTER") => 2,
+                    Some("TOP_RIGHT") => 3,
+                    Some("BOTTOM_LEFT") => 4,
+                    Some("BOTTOM_CENTER") => 5,
+                    Some("BOTTOM_RIGHT") => 6,
+                    _ => 0,
+                };
+                let side = attr(&e, b"sideChar")
+                    .filter(|c| !c.is_empty() && c.chars().count() == 1)
+                    .map(|c| (format!("{c} "), format!(" {c}")))
+                    .unwrap_or_default();
+                flow.page_numbers(position, side.0, side.1);
+            }
+            b"subList" if !empty && matches!(stack.last(), Some(Open::Furniture(..))) => {}
             b"subList" if !empty => {
                 if let Some(Open::Cell(c)) = stack.last_mut() {
                     c.valign = match attr(&e, b"vertAlign").as_deref() {
@@ -577,7 +612,7 @@ pub fn section(xml: &[u8], styles: &Styles, flow: &mut Flow<'_>, max_depth: u32)
                     skip_depth += 1;
                 }
             }
-            b"drawText" | b"header" | b"footer" | b"footNote" | b"endNote" if !empty => {
+            b"drawText" | b"footNote" | b"endNote" if !empty => {
                 stack.push(Open::Skipped);
                 skip_depth += 1;
             }
