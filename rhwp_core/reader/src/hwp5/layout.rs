@@ -437,7 +437,22 @@ impl Pass<'_> {
                 }
             }
         }
-        let (chars, controls) = para_chars(text);
+        let (mut chars, controls) = para_chars(text);
+        // A page-number control (atno of the page kind) in a header, footer or box shows the
+        // number of the page it is drawn on.
+        if let Pager::Fixed(page) = pager {
+            for (k, &c) in ctrls.iter().enumerate() {
+                let d = self.ctx.data(c);
+                if &ctrl_id(d) == b"atno" && Reader::at(d, 4).u32() & 0xF == 0 {
+                    if let Some(&at) = controls.get(k) {
+                        let from = chars.partition_point(|ch| ch.0 < at);
+                        let digits: Vec<(u32, char)> =
+                            page.to_string().chars().map(|c| (at, c)).collect();
+                        chars.splice(from..from, digits);
+                    }
+                }
+            }
+        }
         let shape_pos: Vec<(u32, u32)> = shapes
             .chunks_exact(8)
             .map(|p| {
