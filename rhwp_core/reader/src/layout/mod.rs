@@ -108,7 +108,7 @@ pub struct CharStyle {
     pub color: u32,
     /// 장평: glyph width in percent of normal.
     pub ratio: u8,
-    /// 자간: extra space between characters in percent of the size (negative: tighter).
+    /// 자간: extra space after each character in percent of its width (negative: tighter).
     pub spacing: i8,
     pub script: Script,
     /// 상대 위치: baseline shift in percent of the size (positive: lower).

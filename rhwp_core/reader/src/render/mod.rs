@@ -281,14 +281,15 @@ fn line(l: &Line, faces: &[Face], fonts: &Fonts, m: &mut Measurer<'_>, out: &mut
         let s = &run.style;
         let size = hu(s.size);
         let ratio = f32::from(s.ratio) / 100.0;
-        let spacing = f32::from(s.spacing) / 100.0 * size;
+        // 자간: a share of each character's own width (negative: tighter).
+        let spacing = 1.0 + f32::from(s.spacing) / 100.0;
         for c in run.text.chars() {
             let advance = if c == '\t' {
                 // Default tab stops every 40 pt from the line's start.
                 let next = ((x / 40.0).floor() + 1.0) * 40.0;
                 next - x
             } else {
-                m.advance(&families[k], s.bold, c) * size * ratio + spacing
+                m.advance(&families[k], s.bold, c) * size * ratio * spacing
             };
             placed.push(Placed {
                 run: k,
@@ -308,22 +309,36 @@ fn line(l: &Line, faces: &[Face], fonts: &Fonts, m: &mut Measurer<'_>, out: &mut
         .get(content.wrapping_sub(1))
         .map_or(0.0, |p| p.x + p.advance);
     let width = hu(l.width.max(0));
+    // A line our fonts make longer than 한글's is narrowed as a whole (glyphs and gaps alike,
+    // as 장평 would), never overlapped.
+    let squeeze = if natural > width && width > 0.0 && content > 0 {
+        width / natural
+    } else {
+        1.0
+    };
+    if squeeze < 1.0 {
+        for p in placed.iter_mut() {
+            p.x *= squeeze;
+            p.advance *= squeeze;
+        }
+    }
     let stretch = match l.align {
-        Align::Justify => !l.last || natural > width,
+        Align::Justify => !l.last,
         Align::Distribute => true,
-        _ => natural > width,
-    };
+        _ => false,
+    } && squeeze == 1.0;
+    let natural = natural * squeeze;
     let start = match l.align {
-        Align::Right if natural <= width => width - natural,
-        Align::Center if natural <= width => (width - natural) / 2.0,
+        Align::Right => width - natural,
+        Align::Center => (width - natural) / 2.0,
         _ => 0.0,
-    };
+    }
+    .max(0.0);
     if stretch && content > 1 && width > 0.0 {
         let extra = width - natural;
         let gaps: Vec<usize> = (0..content - 1).filter(|&i| placed[i].c == ' ').collect();
-        // Extra room goes to the spaces when there are some; a line too long for our fonts
-        // (or one without spaces) is spread or squeezed over every gap.
-        let (shares, per_gap): (Vec<usize>, bool) = if extra > 0.0 && !gaps.is_empty() {
+        // Extra room goes to the spaces when there are some, else to every gap.
+        let (shares, per_gap): (Vec<usize>, bool) = if !gaps.is_empty() {
             (gaps, true)
         } else {
             ((0..content - 1).collect(), false)
@@ -352,18 +367,25 @@ fn line(l: &Line, faces: &[Face], fonts: &Fonts, m: &mut Measurer<'_>, out: &mut
             .iter()
             .position(|p| p.run != k)
             .map_or(placed.len(), |n| i + n);
-        text_run(&placed[i..j], &l.runs[k].style, &families[k], x0, base, out);
+        text_run(
+            &placed[i..j],
+            &l.runs[k].style,
+            &families[k],
+            (x0, base, squeeze),
+            out,
+        );
         i = j;
     }
     placed.len()
 }
 
+/// One run's characters as a `<text>`; `squeeze` narrows its glyphs (a line too long for our
+/// fonts).
 fn text_run(
     chars: &[Placed],
     s: &crate::layout::CharStyle,
     family: &str,
-    x0: f32,
-    base: f32,
+    (x0, base, squeeze): (f32, f32, f32),
     out: &mut String,
 ) {
     let size = hu(s.size);
@@ -378,7 +400,7 @@ fn text_run(
             Script::Sub => 0.15 * full,
             Script::Normal => 0.0,
         };
-    let ratio = f32::from(s.ratio) / 100.0;
+    let ratio = f32::from(s.ratio) / 100.0 * squeeze;
     let drawn: Vec<&Placed> = chars.iter().filter(|p| p.c != '\t').collect();
     if drawn.is_empty() {
         return;
