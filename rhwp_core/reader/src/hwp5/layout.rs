@@ -714,17 +714,8 @@ impl Pass<'_> {
                 .and_then(|k| self.styles.border_fills.get(k))
                 .copied()
                 .unwrap_or_default();
-            self.pages.push(
-                page,
-                Item::Rect(Rect {
-                    x: x0,
-                    y: y0,
-                    width: x1 - x0,
-                    height: y1 - y0,
-                    fill: bf.fill,
-                    borders: bf.borders,
-                }),
-            )?;
+            self.pages
+                .push(page, Item::Rect(Rect::cell((x0, y0, x1, y1), &bf)))?;
             // The cell's paragraphs, vertically aligned as the cell says.
             let area = cell_text_area(
                 (x0, y0, x1, y1),

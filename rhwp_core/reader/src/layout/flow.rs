@@ -204,6 +204,20 @@ pub struct Para {
     pub pos: u32,
 }
 
+impl Para {
+    /// Its lines placed with the area's top-left at `origin`.
+    pub fn lines(&self, shapes: &[CharShape], origin: (i32, i32)) -> Vec<Line> {
+        paragraph_lines(
+            &self.chars,
+            &self.shapes,
+            &self.segs,
+            shapes,
+            origin,
+            (self.align, self.indent),
+        )
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Object {
     Table(Table),
@@ -391,14 +405,7 @@ impl<'a> Flow<'a> {
     /// page of the line they are anchored on.
     pub fn paragraph(&mut self, p: &Para) -> Result<()> {
         let body = self.geometry.body;
-        let lines = paragraph_lines(
-            &p.chars,
-            &p.shapes,
-            &p.segs,
-            self.shapes,
-            (body.x, body.y),
-            (p.align, p.indent),
-        );
+        let lines = p.lines(self.shapes, (body.x, body.y));
         if p.segs.is_empty() && p.page_break && self.page > 0 {
             self.page += 1;
             self.reset_page();
@@ -577,14 +584,7 @@ impl<'a> Flow<'a> {
                 .saturating_sub(shift);
             self.pages.push(
                 page,
-                Item::Rect(Rect {
-                    x: x0,
-                    y: y0,
-                    width: x1 - x0,
-                    height: y1 - y0,
-                    fill: cell.border_fill.fill,
-                    borders: cell.border_fill.borders,
-                }),
+                Item::Rect(Rect::cell((x0, y0, x1, y1), &cell.border_fill)),
             )?;
             let area = cell_text_area(
                 (x0, y0, x1, y1),
@@ -600,14 +600,7 @@ impl<'a> Flow<'a> {
     /// Paragraphs inside an object, all on `page`.
     fn nested(&mut self, paras: &[Para], area: Area, page: u32, depth: u32) -> Result<()> {
         for p in paras {
-            let lines = paragraph_lines(
-                &p.chars,
-                &p.shapes,
-                &p.segs,
-                self.shapes,
-                (area.x, area.y),
-                (p.align, p.indent),
-            );
+            let lines = p.lines(self.shapes, (area.x, area.y));
             for line in lines {
                 if !line.runs.is_empty() {
                     self.pages.push(page, Item::Line(line))?;

@@ -164,6 +164,20 @@ pub struct Rect {
     pub borders: [Border; 4],
 }
 
+impl Rect {
+    /// A table cell from its corners, drawn as its border-fill definition says.
+    pub fn cell((x0, y0, x1, y1): (i32, i32, i32, i32), bf: &BorderFill) -> Rect {
+        Rect {
+            x: x0,
+            y: y0,
+            width: x1.saturating_sub(x0),
+            height: y1.saturating_sub(y0),
+            fill: bf.fill,
+            borders: bf.borders,
+        }
+    }
+}
+
 /// A picture placed on the page: its bin data item by name (as `bin_data` reads it).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Picture {
