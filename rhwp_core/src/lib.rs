@@ -410,6 +410,29 @@ fn selected(doc: &Document, body: &[usize], furniture: &[usize]) -> Document {
     }
 }
 
+/// A document given as its bytes or as a path (the file is read where the GIL is released).
+enum Source<'a> {
+    Bytes(&'a [u8]),
+    Path(std::path::PathBuf),
+}
+
+impl<'a> Source<'a> {
+    fn of(source: &'a Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(match source.cast::<pyo3::types::PyBytes>() {
+            Ok(b) => Source::Bytes(b.as_bytes()),
+            Err(_) => Source::Path(source.extract()?),
+        })
+    }
+
+    /// `f` over the document's bytes; an unreadable file is the I/O error.
+    fn with<T>(&self, f: impl FnOnce(&[u8]) -> T) -> std::io::Result<T> {
+        Ok(match self {
+            Source::Bytes(data) => f(data),
+            Source::Path(path) => f(&std::fs::read(path)?),
+        })
+    }
+}
+
 /// The reader's options. The password only opens the document: it is not kept in the
 /// `NativeDocument`, and no error quotes it (each reader says "the password is wrong").
 fn options(strict: bool, password: Option<String>) -> Options {
@@ -483,21 +506,9 @@ fn read_bin_data<'py>(
     password: Option<String>,
 ) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, Option<&'static str>)> {
     use rhwp_reader::bin_data::{self, Lookup};
-    enum Source<'a> {
-        Bytes(&'a [u8]),
-        Path(std::path::PathBuf),
-    }
-    let source = match source.cast::<pyo3::types::PyBytes>() {
-        Ok(b) => Source::Bytes(b.as_bytes()),
-        Err(_) => Source::Path(source.extract()?),
-    };
+    let source = Source::of(source)?;
     let opts = options(false, password);
-    let result = py.detach(|| -> std::io::Result<rhwp_reader::Result<Lookup>> {
-        Ok(match &source {
-            Source::Bytes(data) => bin_data::read_bin_data(data, name, &opts),
-            Source::Path(path) => bin_data::read_bin_data(&std::fs::read(path)?, name, &opts),
-        })
-    });
+    let result = py.detach(|| source.with(|data| bin_data::read_bin_data(data, name, &opts)));
     match result?.map_err(to_py_err)? {
         Lookup::Found { data, .. } => Ok((
             pyo3::types::PyBytes::new(py, &data),
@@ -601,6 +612,60 @@ fn compare(
     result.map_err(to_py_err)
 }
 
+/// Page `page` (1-based) of the document `source` (bytes or a path) as SVG text (`format`
+/// "svg") or PNG bytes ("png", `dpi`, the longer side at most `max_side`), drawn with the fonts
+/// in `font_dirs`; with the document's page count. Reading, laying out and drawing release the
+/// GIL. Errors as `ReaderError` (a page outside the document: `invalid_input` naming the pages).
+#[pyfunction]
+#[pyo3(signature = (source, page, format, dpi, max_side, font_dirs, password = None))]
+#[allow(clippy::too_many_arguments)]
+fn render_page<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    page: u32,
+    format: &str,
+    dpi: u32,
+    max_side: Option<u32>,
+    font_dirs: Vec<std::path::PathBuf>,
+    password: Option<String>,
+) -> PyResult<(Bound<'py, pyo3::types::PyBytes>, u32)> {
+    use rhwp_reader::render::{self, Format};
+    let format = match format {
+        "svg" => Format::Svg,
+        "png" => Format::Png { dpi, max_side },
+        other => {
+            return Err(ReaderError::new_err((
+                ErrorCode::InvalidInput.as_str(),
+                format!(
+                    "format {:?} is not one of \"svg\", \"png\"",
+                    other.chars().take(40).collect::<String>()
+                ),
+                "Pass format=\"svg\" or format=\"png\".",
+            )))
+        }
+    };
+    let source = Source::of(source)?;
+    let opts = options(false, password);
+    // A bug in the layout pass becomes an error, never an abort.
+    let result = py.detach(|| {
+        source.with(|bytes| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                render::render_page(bytes, &opts, page, format, &font_dirs)
+            }))
+            .unwrap_or_else(|_| {
+                Err(rhwp_reader::Error::corrupt(
+                    "the page could not be laid out (an internal error, reported as damage)",
+                ))
+            })
+        })
+    });
+    let rendered = result?.map_err(to_py_err)?;
+    Ok((
+        pyo3::types::PyBytes::new(py, &rendered.bytes),
+        rendered.page_count,
+    ))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeDocument>()?;
@@ -610,6 +675,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_bin_data, m)?)?;
     m.add_function(wrap_pyfunction!(fill::fill, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(render_page, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
     // The error vocabulary, `(code, default suggestion, exception class name)` a row, from which
     // `rhwp_core.errors` builds its exception classes.

@@ -15,6 +15,7 @@ __all__ = [
     "parse_bytes",
     "parse_path",
     "read_bin_data",
+    "render_page",
 ]
 
 __version__: str
@@ -55,6 +56,18 @@ class NativeDocument:
 
 def parse_bytes(data: bytes, strict: bool = False, password: str | None = None) -> NativeDocument: ...
 def parse_path(path: str, strict: bool = False, password: str | None = None) -> NativeDocument: ...
+def render_page(
+    source: bytes | str | PathLike[str],
+    page: int,
+    format: str,
+    dpi: int,
+    max_side: int | None,
+    font_dirs: list[str],
+    password: str | None = None,
+) -> tuple[bytes, int]:
+    """Page ``page`` (1-based) of the document ``source`` as SVG (UTF-8 bytes) or PNG, and the
+    document's page count. Raises ``ReaderError`` with args ``(code, message, suggestion)``."""
+
 def read_bin_data(
     source: bytes | str | PathLike[str], name: str, password: str | None = None
 ) -> tuple[bytes, str | None]:

@@ -14,13 +14,13 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Literal, overload
 
 from typing_extensions import TypedDict
 
 from . import _native
-from .errors import HwpError, from_native, opening
+from .errors import HwpError, InvalidRequestError, from_native, opening
 from .navigation import (
     BlockText,
     Heading,
@@ -200,6 +200,7 @@ class Document:
         "_outline",
         "_pages",
         "_places",
+        "_source",
         "_texts",
     )
 
@@ -216,6 +217,8 @@ class Document:
         self._pages: tuple[int | None] | None = None
         self._forms: list[FormEntry] | None = None
         self._heading_paths: list[list[str]] | None = None
+        # What it was read from (the bytes, or the path), for the layout pass of render_page.
+        self._source: bytes | str | None = None
 
     @property
     def format(self) -> Literal["hwp", "hwpx", "hwp3", "hwpml"]:
@@ -232,6 +235,78 @@ class Document:
         if self._pages is None:
             self._pages = (json.loads(self._native.summary_json()).get("pages"),)
         return self._pages[0]
+
+    @overload
+    def render_page(
+        self,
+        page: int,
+        format: Literal["svg"] = "svg",
+        dpi: int = 96,
+        max_side: int | None = None,
+        font_dirs: Sequence[str | os.PathLike[str]] = (),
+        *,
+        password: str | None = None,
+    ) -> str: ...
+    @overload
+    def render_page(
+        self,
+        page: int,
+        format: Literal["png"],
+        dpi: int = 96,
+        max_side: int | None = None,
+        font_dirs: Sequence[str | os.PathLike[str]] = (),
+        *,
+        password: str | None = None,
+    ) -> bytes: ...
+    def render_page(
+        self,
+        page: int,
+        format: Literal["svg", "png"] = "svg",
+        dpi: int = 96,
+        max_side: int | None = None,
+        font_dirs: Sequence[str | os.PathLike[str]] = (),
+        *,
+        password: str | None = None,
+    ) -> str | bytes:
+        """Page ``page`` (1-based) as 한글 last laid it out: SVG text (text kept as text, every
+        character at its position; size in mm) or PNG bytes (``dpi``; the longer side at most
+        ``max_side`` pixels). Drawn with the fonts in ``font_dirs`` (files or folders; the render
+        pack passes its shipped Nanum fonts and ``RHWP_FONT_DIR``). The layout is read again from
+        the document's source (its bytes, or the file at its path), with ``password`` for a
+        protected one (the document keeps no password).
+
+        Raises ``InvalidRequestError`` for a page outside the document (naming the pages there
+        are), a bad ``format``/``dpi``/``max_side``, or a document that stores no line layout
+        (written by a program, never laid out by 한글: its pages are not known); HWP 3.x and
+        HWPML pages are not laid out yet (``UnsupportedFormatError``); ``TooLargeError`` for a
+        page or image beyond the bounds.
+        """
+        if format not in ("svg", "png"):
+            raise InvalidRequestError(f"format {format!r} is not 'svg' or 'png'", "Pass format='svg' or format='png'.")
+        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+            raise InvalidRequestError(f"page {page!r} is not a page number", "Pages are numbered from 1.")
+        if not 1 <= dpi <= 2400:
+            raise InvalidRequestError(f"dpi {dpi} is outside 1..2400", "Pass a dpi such as 96 or 150.")
+        if max_side is not None and max_side < 1:
+            raise InvalidRequestError(f"max_side {max_side} is not a size", "Pass max_side=None or a positive size.")
+        if self._source is None:
+            raise InvalidRequestError(
+                "this Document was not made by rhwp_core.parse, so its source is not known",
+                "Parse the document with rhwp_core.parse(path or bytes) and render from that.",
+            )
+        dirs = [os.fspath(d) for d in font_dirs]
+        try:
+            data, _count = _native.render_page(self._source, page, format, dpi, max_side, dirs, password)
+        except _native.ReaderError as e:
+            code, message, suggestion = e.args[:3]
+            raise from_native(code, message, suggestion) from None
+        except FileNotFoundError as e:
+            raise from_native(
+                "invalid_input",
+                f"the file this document was read from is gone: {e.filename}",
+                "Parse the document again.",
+            ) from None
+        return data.decode("utf-8") if format == "svg" else data
 
     def extract_text(self, include_furniture: bool = True, pages: str | None = None) -> str:
         """All the text the document shows: the body in reading order, then headers/footers and notes.
@@ -441,7 +516,9 @@ def parse(source: str | os.PathLike[str] | bytes, password: str | None = None, *
         from urllib.parse import unquote, urlparse
 
         source = unquote(urlparse(source).path)
-    return Document(_native_parse(source, strict, password))
+    doc = Document(_native_parse(source, strict, password))
+    doc._source = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else os.fspath(source)
+    return doc
 
 
 # Re-exported so ``HwpError`` is reachable from this module's namespace in tracebacks.

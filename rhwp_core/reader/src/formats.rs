@@ -7,6 +7,7 @@ use crate::common::bin_data::Lookup;
 use crate::common::fill::{self, Output, Value};
 pub use crate::common::format::{Format, Sniffed, Writer};
 use crate::error::{Error, Result};
+use crate::layout::Layout;
 use crate::limits::Options;
 use crate::model::{self, Document};
 
@@ -96,6 +97,22 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
     match format.writer {
         Writer::Fills(fill) => fill(bytes, values, options),
         Writer::Refuses(why) => Err(fill::not_writable(format.name, why)),
+    }
+}
+
+/// The pages of the document in `bytes` as its format stored their layout; with `want`, only
+/// that page's items are kept (the count is every page's). A format whose layout is not read
+/// yet is `unsupported_format`.
+pub fn layout(bytes: &[u8], options: &Options, want: Option<u32>) -> Result<Layout> {
+    match sniffed_format(bytes) {
+        Some(format) => match format.layout {
+            Some(layout) => layout(bytes, options, want),
+            None => Err(Error::unsupported(
+                format!("page layout is not read for {} documents yet", format.name),
+                "Save the document as HWP 5.0 (.hwp) or HWPX (.hwpx) in 한글 to render its pages.",
+            )),
+        },
+        None => Err(not_read(bytes)),
     }
 }
 

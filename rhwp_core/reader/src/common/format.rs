@@ -8,8 +8,12 @@
 use crate::common::bin_data::Lookup;
 use crate::common::fill::{Output, Value};
 use crate::error::Result;
+use crate::layout::Layout;
 use crate::limits::Options;
 use crate::model::{self, Document};
+
+/// A format's layout pass: the document's bytes, the options, the one page whose items to keep.
+pub type LayoutFn = fn(&[u8], &Options, Option<u32>) -> Result<Layout>;
 
 /// One format the reader reads: its name, how its first bytes are told, how it is read, how an
 /// item of its bin data is fetched, and the layers the fuzz targets reach. A value, not a trait
@@ -31,6 +35,9 @@ pub struct Format {
     pub bin_data: fn(&[u8], &str, &Options) -> Result<Lookup>,
     /// How a form of this format is filled, or why it is not.
     pub writer: Writer,
+    /// The pages as the document stored their layout (`crate::layout`), only the wanted page's
+    /// items kept when one is given; `None` for a format whose layout is not read yet.
+    pub layout: Option<LayoutFn>,
     /// The layers of this reader a fuzz target reaches directly (`crate::fuzzing`).
     #[cfg(any(test, feature = "fuzzing"))]
     pub fuzz_layers: &'static [FuzzLayer],

@@ -310,6 +310,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     writer: crate::common::format::Writer::Refuses(
         "HWP 3.x (한글 97 and older) is read, never written",
     ),
+    layout: None,
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

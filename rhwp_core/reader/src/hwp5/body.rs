@@ -115,7 +115,7 @@ impl PageTracker {
         }
     }
 
-    fn current(&self) -> Option<u32> {
+    pub(crate) fn current(&self) -> Option<u32> {
         if self.page == 0 {
             None
         } else {
@@ -524,6 +524,68 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// The page of each line of a section-level paragraph (its text start and page), from its
+    /// line segments `segs`, its controls `ctrls` (column definitions, tables that run on) with
+    /// their `anchors` (char offset, unit position), and whether it starts after a page break.
+    pub(crate) fn track_lines(
+        &self,
+        pages: &mut PageTracker,
+        segs: &[u8],
+        ctrls: &[usize],
+        anchors: &[(u32, u32)],
+        page_break: bool,
+    ) -> Vec<(u32, u32)> {
+        let mut line_pages: Vec<(u32, u32)> = Vec::new();
+        if segs.len() < 36 {
+            if page_break {
+                pages.explicit_break();
+            }
+            return line_pages;
+        }
+        // A column definition in this paragraph changes the layout from its first line on.
+        let mut new_columns = ctrls.iter().find_map(|&c| {
+            let d = self.data(c);
+            (&super::record::ctrl_id(d) == b"cold")
+                .then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
+        });
+        // Tables that run on to further pages, by the text position of their control.
+        let mut tables: Vec<(u32, u32, Option<i32>)> = Vec::new();
+        for (k, &c) in ctrls.iter().enumerate() {
+            if &super::record::ctrl_id(self.data(c)) == b"tbl " {
+                let (extra, last) = self.table_pages(c, subtree_end(self.recs, c), 1);
+                if extra > 0 {
+                    let unit = anchors.get(k).map_or(0, |a| a.1);
+                    tables.push((unit, extra, last));
+                }
+            }
+        }
+        let mut tables = tables.into_iter().peekable();
+        let mut page_break = page_break;
+        line_pages.reserve(segs.len() / 36);
+        let mut chunks = segs.chunks_exact(36).peekable();
+        while let Some(seg) = chunks.next() {
+            let mut r = Reader::new(seg);
+            let start = r.u32();
+            let vpos = r.i32();
+            r.skip(24);
+            let flags = r.u32();
+            let page = pages.line(
+                vpos,
+                flags,
+                new_columns.take(),
+                std::mem::take(&mut page_break),
+            );
+            line_pages.push((start, page));
+            // The tables anchored on this line: before the next line's start.
+            let next = chunks.peek().map_or(u32::MAX, |n| Reader::new(n).u32());
+            while let Some(&(_, extra, last)) = tables.peek().filter(|t| t.0 < next) {
+                pages.table(extra, last);
+                tables.next();
+            }
+        }
+        line_pages
+    }
+
     /// The pages a table control (`tbl ` at `c`, subtree up to `end`) runs on to beyond the
     /// page it starts on, from its cells' line segments, and where its last page's content
     /// ends. `depth` bounds nested tables as `limits.max_depth` does.
@@ -711,53 +773,8 @@ impl<'a> Ctx<'a> {
         };
         if let Some(pages) = pages {
             let segs = line_rec.map(|j| self.data(j)).unwrap_or(&[]);
-            if segs.len() < 36 {
-                if break_before.as_deref() == Some("page") {
-                    pages.explicit_break();
-                }
-            } else {
-                // A column definition in this paragraph changes the layout from its first line on.
-                let mut new_columns = ctrls.iter().find_map(|&c| {
-                    let d = self.data(c);
-                    (&super::record::ctrl_id(d) == b"cold")
-                        .then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
-                });
-                // Tables that run on to further pages, by the text position of their control.
-                let mut tables: Vec<(u32, u32, Option<i32>)> = Vec::new();
-                for (k, &c) in ctrls.iter().enumerate() {
-                    if &super::record::ctrl_id(self.data(c)) == b"tbl " {
-                        let (extra, last) = self.table_pages(c, subtree_end(self.recs, c), 1);
-                        if extra > 0 {
-                            let unit = decoded.anchors.get(k).map_or(0, |a| a.1);
-                            tables.push((unit, extra, last));
-                        }
-                    }
-                }
-                let mut tables = tables.into_iter().peekable();
-                let mut page_break = break_before.as_deref() == Some("page");
-                line_pages.reserve(segs.len() / 36);
-                let mut chunks = segs.chunks_exact(36).peekable();
-                while let Some(seg) = chunks.next() {
-                    let mut r = Reader::new(seg);
-                    let start = r.u32();
-                    let vpos = r.i32();
-                    r.skip(24);
-                    let flags = r.u32();
-                    let page = pages.line(
-                        vpos,
-                        flags,
-                        new_columns.take(),
-                        std::mem::take(&mut page_break),
-                    );
-                    line_pages.push((start, page));
-                    // The tables anchored on this line: before the next line's start.
-                    let next = chunks.peek().map_or(u32::MAX, |n| Reader::new(n).u32());
-                    while let Some(&(_, extra, last)) = tables.peek().filter(|t| t.0 < next) {
-                        pages.table(extra, last);
-                        tables.next();
-                    }
-                }
-            }
+            let page_break = break_before.as_deref() == Some("page");
+            line_pages = self.track_lines(pages, segs, &ctrls, &decoded.anchors, page_break);
             self.anchor.page = line_pages.first().map(|l| l.1).or_else(|| pages.current());
         }
 

@@ -22,6 +22,7 @@ pub mod fields;
 pub mod fill;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzz;
+pub mod layout;
 pub mod record;
 pub mod summary_info;
 
@@ -68,11 +69,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         }
     }
 
-    let storage = if header.distribution {
-        "ViewText"
-    } else {
-        "BodyText"
-    };
+    let storage = body_storage(&header);
     let sections = section_streams(&container, storage);
     if sections.is_empty() {
         return Err(Error::corrupt(format!(
@@ -133,6 +130,16 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         None
     };
     Ok(doc)
+}
+
+/// The storage holding the body: `ViewText` in a distribution document (`BodyText` there holds
+/// only the notice old viewers show), else `BodyText`.
+pub(crate) fn body_storage(header: &FileHeader) -> &'static str {
+    if header.distribution {
+        "ViewText"
+    } else {
+        "BodyText"
+    }
 }
 
 /// HWP stores a chart as an OLE object whose embedded compound file (in `BinData/BIN....OLE`,
@@ -493,6 +500,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     read,
     bin_data: bin_data::item,
     writer: crate::common::format::Writer::Fills(fill::fill),
+    layout: Some(layout::layout),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

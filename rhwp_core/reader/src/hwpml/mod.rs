@@ -168,6 +168,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     read,
     bin_data: bin_data::item,
     writer: crate::common::format::Writer::Refuses("HWPML (.hml) is read, not written"),
+    layout: None,
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

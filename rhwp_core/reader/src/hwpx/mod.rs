@@ -32,6 +32,7 @@ pub mod encryption;
 pub mod fill;
 #[cfg(any(test, feature = "fuzzing"))]
 mod fuzz;
+pub mod layout;
 pub mod package;
 
 use crate::deferred::Deferred;
@@ -402,6 +403,7 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     read,
     bin_data: bin_data::item,
     writer: crate::common::format::Writer::Fills(fill::fill),
+    layout: Some(layout::layout),
     #[cfg(any(test, feature = "fuzzing"))]
     fuzz_layers: fuzz::LAYERS,
 };

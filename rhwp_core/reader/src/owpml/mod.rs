@@ -8,5 +8,6 @@
 //! - `xml`: the iterative, depth-bounded XML walk they share.
 
 pub mod header;
+pub mod layout;
 pub mod section;
 pub mod xml;
