@@ -73,6 +73,18 @@ def test_call_prints_result_and_exits_zero(subprocess_env):
     assert done.stdout.decode().strip() == "안녕하세요"
 
 
+def test_call_output_writes_the_result_to_a_file(subprocess_env, tmp_path):
+    """--output FILE: the text (or, for a tool that sends a picture, its bytes) goes to the file."""
+    out = tmp_path / "answer.txt"
+    done = run(["call", "echo", "text=안녕하세요", "--output", str(out)], subprocess_env)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text(encoding="utf-8") == "안녕하세요\n"
+    assert done.stdout == b"" and b"wrote" in done.stderr
+    # A file that cannot be written is an error that says so, nothing half-done.
+    done = run(["call", "echo", "text=x", "-o", str(tmp_path / "missing" / "a.txt")], subprocess_env)
+    assert done.returncode == 1 and b"cannot write" in done.stderr
+
+
 def test_call_error_prints_the_error_json_and_exits_one(subprocess_env, tmp_path):
     done = run(["call", "pick", "kind=nope"], subprocess_env)
     assert done.returncode == 1

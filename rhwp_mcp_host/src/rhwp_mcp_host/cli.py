@@ -15,6 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ._version import __version__
@@ -277,6 +278,13 @@ def make_parser() -> argparse.ArgumentParser:
         help="values are parsed as JSON when they parse; a bare argument is a document, given to the "
         "tool's document (path) parameters in order",
     )
+    call.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write the result to FILE instead of printing it: its picture's bytes when it sends one "
+        "(a page image, a picture), else its text; an existing FILE is replaced",
+    )
     _add_commands(sub)
     return parser
 
@@ -434,11 +442,17 @@ def _described(block: Any) -> str:
     return f"[{kind}: {mime}, {len(getattr(block, 'data', '') or '')} base64 characters]"
 
 
-async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tuple[bool, str]:
+async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tuple[bool, str, bytes | None]:
+    """The call's error flag, its text for the shell, and the bytes of the first picture it sent."""
+    import base64
+
     from fastmcp import Client
 
     async with Client(server) as client:
         result = await client.call_tool(tool, arguments, raise_on_error=False)
+    picture = next(
+        (block.data for block in result.content if getattr(block, "type", "") == "image" and block.data), None
+    )
     # A picture is shown by what it is: the shell is no place for its base64.
     texts = [
         getattr(block, "text", None) if getattr(block, "type", "") == "text" else _described(block)
@@ -448,7 +462,7 @@ async def _call_async(server: Any, tool: str, arguments: dict[str, Any]) -> tupl
     if not result.is_error and result.structured_content is not None and len(texts) == 1:
         # Pretty-print a JSON object for the human reading the shell.
         text = json.dumps(result.structured_content, ensure_ascii=False, indent=2)
-    return bool(result.is_error), text
+    return bool(result.is_error), text, None if picture is None else base64.b64decode(picture)
 
 
 def _call(args: argparse.Namespace, settings: CommandSettings) -> int:
@@ -464,7 +478,16 @@ def _call(args: argparse.Namespace, settings: CommandSettings) -> int:
     except ValueError as exc:
         stderr_line(str(exc))
         return 2
-    is_error, text = asyncio.run(_call_async(host.server, args.tool, arguments))
+    is_error, text, picture = asyncio.run(_call_async(host.server, args.tool, arguments))
+    if args.output and not is_error:
+        out = Path(args.output)
+        try:
+            out.write_bytes(picture) if picture is not None else out.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            stderr_line(f"cannot write {out}: {exc.strerror or exc}; name a file in a writable directory")
+            return 1
+        stderr_line(f"wrote {out} ({out.stat().st_size} bytes)")
+        return 0
     try:
         print(text)
         sys.stdout.flush()
