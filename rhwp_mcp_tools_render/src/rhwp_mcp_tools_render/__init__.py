@@ -98,11 +98,11 @@ def _check_page(path: str, doc: Document, page: int) -> None:
         )
 
 
-def _png(doc: Document, page: int, dpi: int, max_side: int | None) -> tuple[bytes, list[str]]:
+def _png(doc: Document, page: int, dpi: int, max_side: int | None, password: str | None) -> tuple[bytes, list[str]]:
     """The page as PNG within the picture cap: rendered again smaller while its base64 does not fit."""
     cap = current_max_image_chars() - _NOTE_ROOM
     dirs = font_dirs()
-    data = doc.render_page(page, format="png", dpi=dpi, max_side=max_side, font_dirs=dirs)
+    data = doc.render_page(page, format="png", dpi=dpi, max_side=max_side, font_dirs=dirs, password=password)
     assert isinstance(data, bytes)
     notes: list[str] = []
     side = max_side
@@ -114,7 +114,7 @@ def _png(doc: Document, page: int, dpi: int, max_side: int | None) -> tuple[byte
         longer = max(width, height)
         # PNG size grows roughly with the pixel count: shrink the side by the square root, a little more.
         side = max(16, min(longer - 1, int(longer * (cap / size) ** 0.5 * 0.9)))
-        data = doc.render_page(page, format="png", dpi=dpi, max_side=side, font_dirs=dirs)
+        data = doc.render_page(page, format="png", dpi=dpi, max_side=side, font_dirs=dirs, password=password)
         assert isinstance(data, bytes)
         notes = [
             f"Rendered at {side} pixels on the longer side to fit the server's picture cap of "
@@ -154,10 +154,11 @@ def render_page(
     """
     import rhwp_core
 
-    doc = rhwp_core.load(path, password=current_password())
+    password = current_password()  # the caller's, if any (the host takes it out of the arguments)
+    doc = rhwp_core.load(path, password=password)
     _check_page(path, doc, page)
     if format == "svg":
-        svg = doc.render_page(page, format="svg", font_dirs=font_dirs())
+        svg = doc.render_page(page, format="svg", font_dirs=font_dirs(), password=password)
         assert isinstance(svg, str)
         cap = current_max_chars()
         if len(svg) > cap:
@@ -168,7 +169,7 @@ def render_page(
                 f"or the page's words: {format_call('extract_text', path=path, pages=str(page))}",
             )
         return svg
-    data, notes = _png(doc, page, dpi, max_side)
+    data, notes = _png(doc, page, dpi, max_side, password)
     from fastmcp.utilities.types import Image as ImageContent
 
     return [ImageContent(data=data, format="png"), *notes]
