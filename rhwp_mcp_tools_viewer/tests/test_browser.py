@@ -232,3 +232,31 @@ def test_pictures_show_as_data_uris(browser: Any) -> None:
         placeholder = frame.locator("#paper .rhwp-picture")
         assert placeholder.count() == 1
         assert "picture cap" in (placeholder.get_attribute("title") or "")
+
+
+def test_as_printed_shows_the_rendered_page_above_its_text(browser: Any) -> None:
+    """With the render pack beside the viewer, 인쇄 모양 shows render_page's PNG of the page on screen
+    (and of the next page after →), the text staying below; without it, a note says what to install."""
+    import rhwp_mcp_tools_render
+
+    hwpx = HERE.parents[1] / "tests" / "fixtures" / "hwpx" / "pyhwpx-mpm_recruitment_notice.hwpx"
+    with pack_session(pack, rhwp_mcp_tools_render) as session:
+        page, frame = _open(browser, session, hwpx)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=15000)
+        frame.locator("#as-printed").click()
+        image = frame.locator("#printed img")
+        image.wait_for(timeout=15000)
+        assert image.get_attribute("src", timeout=5000).startswith("data:image/png;base64,")  # type: ignore[union-attr]
+        assert image.evaluate("img => img.decode().then(() => img.naturalWidth)") > 500
+        assert frame.locator("#paper").inner_text().strip()  # the text stays, for copying and searching
+        frame.locator("#as-printed").click()
+        assert frame.locator("#printed").is_hidden()
+        page.close()
+    with pack_session(pack) as alone:
+        page, frame = _open(browser, alone, hwpx)
+        frame.locator('body[data-ready="1"][data-page="1"]').wait_for(timeout=15000)
+        frame.locator("#as-printed").click()
+        note = frame.locator("#printed .note")
+        note.wait_for(timeout=15000)
+        assert "rhwp-mcp-tools-render" in note.inner_text()
+        page.close()
