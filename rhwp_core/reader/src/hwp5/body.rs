@@ -31,7 +31,7 @@
 use super::doc_info::{DocInfo, HeadKind};
 use super::fields;
 use super::record::{ctrl_id, subtree_end, tag, Reader, Record};
-use crate::common::lines::{CellLines, TablePages};
+use crate::common::lines::{CellLines, RowPages, TablePages, TableRows};
 use crate::limits::{Limits, MAX_OPEN_FIELDS};
 use crate::model::{
     Block, Field, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
@@ -142,6 +142,10 @@ pub struct Ctx<'a> {
     pub anchor: Anchor,
     pub furniture: Vec<Furniture>,
     pub page_def: Option<PageDefinition>,
+    /// The section's body area (the page less its margins and header/footer areas), where
+    /// tables' rows are laid out: its top on the paper and its height; height 0 when the
+    /// section has no page definition.
+    body: (i64, i64),
     pub columns: u32,
     /// Counters of numbered paragraphs, per numbering id (taken from and given back to the
     /// `PageTracker` around each section).
@@ -446,6 +450,7 @@ impl<'a> Ctx<'a> {
             anchor: Anchor::default(),
             furniture: Vec::new(),
             page_def: None,
+            body: (0, 0),
             columns: 0,
             counters: Vec::new(),
             outline_numbering: 0,
@@ -495,6 +500,11 @@ impl<'a> Ctx<'a> {
             })
             .map(|r| Reader::at(r.data(self.stream), 18).u16())
             .unwrap_or(0);
+        self.body = self
+            .recs
+            .iter()
+            .find(|r| r.tag == tag::PAGE_DEF)
+            .map_or((0, 0), |r| body_area(r.data(self.stream)));
         self.counters = std::mem::take(&mut pages.counters);
         while i < self.recs.len() {
             let r = self.recs[i];
@@ -558,6 +568,82 @@ impl<'a> Ctx<'a> {
             j += 1;
         }
         table.finish()
+    }
+
+    /// A section-level table's rows laid out on pages (`common::lines::TableRows`): control
+    /// `c` (subtree up to `end`), anchored on a line at `line_vpos`. None when the section's
+    /// body height is unknown or the table stores no rows.
+    fn table_rows(&self, c: usize, end: usize, line_vpos: i32) -> Option<RowPages> {
+        // The object's common header: property (bit 0 treated as a character, bits 3-4 what
+        // its vertical offset is relative to: paper, page, paragraph), vertical offset.
+        let mut h = Reader::at(self.data(c), 4);
+        let property = h.u32();
+        let offset = i64::from(h.i32());
+        let top = if property & 1 != 0 {
+            i64::from(line_vpos)
+        } else {
+            match (property >> 3) & 3 {
+                0 => offset - self.body.0,
+                2 => i64::from(line_vpos) + offset,
+                // Relative to the page: its body area's top is where positions start.
+                _ => offset,
+            }
+        };
+        let level = self.recs[c].level + 1;
+        let mut rows: Option<(TableRows, u32)> = None;
+        // The cell being read (row, rows spanned, height, header) and its lines so far.
+        let mut cell: Option<(u32, u32, u32, bool)> = None;
+        let mut lines = 0u32;
+        for j in c + 1..end {
+            let r = self.recs[j];
+            if r.tag == tag::PARA_LINE_SEG && r.level == level + 1 {
+                lines = lines.saturating_add((r.data(self.stream).len() / 36) as u32);
+            }
+            if r.level != level {
+                continue;
+            }
+            match r.tag {
+                tag::TABLE => {
+                    let mut t = Reader::new(self.data(j));
+                    let table_property = t.u32();
+                    rows = Some((TableRows::new(u32::from(t.u16())), table_property));
+                }
+                tag::LIST_HEADER => {
+                    if let (Some((table, _)), Some((row, span, height, header))) =
+                        (rows.as_mut(), cell.take())
+                    {
+                        table.cell(row, span, height, header, lines);
+                    }
+                    lines = 0;
+                    if rows.is_some() {
+                        // Paragraph count, list property (bytes 2-5), the cell's flags (bit 2:
+                        // a header cell), column, row, spans, width, height.
+                        let mut l = Reader::at(self.data(j), 6);
+                        let header = l.u16() & 4 != 0;
+                        l.skip(2);
+                        let row = u32::from(l.u16());
+                        l.skip(2);
+                        let row_span = u32::from(l.u16()).max(1);
+                        l.skip(4);
+                        cell = Some((row, row_span, l.u32(), header));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let (Some((table, _)), Some((row, span, height, header))) = (rows.as_mut(), cell) {
+            table.cell(row, span, height, header, lines);
+        }
+        let (table, table_property) = rows?;
+        // Table property: bits 0-1 how it breaks at a page's end (0: it does not, it moves
+        // whole; 1: between rows; 2: inside rows too), bit 2 its header rows repeat on each page.
+        table.layout(
+            top,
+            self.body.1,
+            table_property & 3 != 0,
+            table_property & 3 == 2,
+            table_property & 4 != 0,
+        )
     }
 
     /// The lines of the paragraphs following a cell's LIST_HEADER at `list` (same level, up to
@@ -722,15 +808,14 @@ impl<'a> Ctx<'a> {
                     (&super::record::ctrl_id(d) == b"cold")
                         .then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
                 });
-                // Tables that run on to further pages, by the text position of their control.
-                let mut tables: Vec<(u32, u32, Option<i32>)> = Vec::new();
+                // Tables, by the text position of their control, and the pages they run on to
+                // as their cells' lines show (a row split by a page break).
+                let mut tables: Vec<(u32, usize, u32, Option<i32>)> = Vec::new();
                 for (k, &c) in ctrls.iter().enumerate() {
                     if &super::record::ctrl_id(self.data(c)) == b"tbl " {
                         let (extra, last) = self.table_pages(c, subtree_end(self.recs, c), 1);
-                        if extra > 0 {
-                            let unit = decoded.anchors.get(k).map_or(0, |a| a.1);
-                            tables.push((unit, extra, last));
-                        }
+                        let unit = decoded.anchors.get(k).map_or(0, |a| a.1);
+                        tables.push((unit, c, extra, last));
                     }
                 }
                 let mut tables = tables.into_iter().peekable();
@@ -752,7 +837,16 @@ impl<'a> Ctx<'a> {
                     line_pages.push((start, page));
                     // The tables anchored on this line: before the next line's start.
                     let next = chunks.peek().map_or(u32::MAX, |n| Reader::new(n).u32());
-                    while let Some(&(_, extra, last)) = tables.peek().filter(|t| t.0 < next) {
+                    while let Some(&(_, c, extra, last)) = tables.peek().filter(|t| t.0 < next) {
+                        // Rows that moved wholly to a next page show only in the rows' heights
+                        // against the page: the table adds the more pages of the two.
+                        let (extra, last) =
+                            match self.table_rows(c, subtree_end(self.recs, c), vpos) {
+                                Some(rows) if rows.extra > extra => {
+                                    (rows.extra, Some(clamp_i32(rows.end)))
+                                }
+                                _ => (extra, last),
+                            };
                         pages.table(extra, last);
                         tables.next();
                     }
@@ -1264,6 +1358,25 @@ impl<'a> Ctx<'a> {
         let mut r = Reader::at(data, 4 + 4 + 1);
         hyperlink_target(&r.string())
     }
+}
+
+/// The body area's top and height from a PAGE_DEF record: width, height, left, right, top,
+/// bottom, header, footer, gutter (HWPUNIT, u32 each), then the property (bit 0: landscape,
+/// the paper turned so width and height swap places).
+fn body_area(page_def: &[u8]) -> (i64, i64) {
+    let mut r = Reader::new(page_def);
+    let width = i64::from(r.u32());
+    let height = i64::from(r.u32());
+    r.skip(8);
+    let [top, bottom, header, footer] = [r.u32(), r.u32(), r.u32(), r.u32()].map(i64::from);
+    r.skip(4);
+    let landscape = r.u32() & 1 != 0;
+    let tall = if landscape { width } else { height };
+    (top + header, (tall - top - bottom - header - footer).max(0))
+}
+
+fn clamp_i32(v: i64) -> i32 {
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 #[cfg(test)]
