@@ -135,10 +135,9 @@ impl TableRows {
         } else {
             let end = row.saturating_add(row_span).min(self.rows.len() as u32);
             self.spans.push((row, end, height));
-            if header {
-                for r in &mut self.rows[row as usize..end as usize] {
-                    r.header = true;
-                }
+            for r in &mut self.rows[row as usize..end as usize] {
+                r.header |= header;
+                r.splittable |= lines > 1;
             }
         }
     }

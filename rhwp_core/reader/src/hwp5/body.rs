@@ -124,6 +124,15 @@ impl PageTracker {
     }
 }
 
+/// A table cell on a known page, read paragraph by paragraph (`Ctx::cell_page`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CellPage {
+    pub page: u32,
+    pub lines: CellLines,
+    /// The nesting depth of the cell's own paragraphs (a text box's inside it has its own lines).
+    pub depth: u32,
+}
+
 /// Where the blocks being read are anchored (the section-level paragraph).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Anchor {
@@ -146,6 +155,12 @@ pub struct Ctx<'a> {
     /// tables' rows are laid out: its top on the paper and its height; height 0 when the
     /// section has no page definition.
     body: (i64, i64),
+    /// Section-level tables laid out over several pages, by their control's record: the page
+    /// (counted from the table's first) each row starts on; their cells' blocks get that page.
+    pub row_pages: HashMap<usize, Vec<u32>>,
+    /// The table cell being read, when its page is known: the page it starts on and its lines
+    /// so far (its paragraphs get the page their first line is on).
+    pub cell_page: Option<CellPage>,
     pub columns: u32,
     /// Counters of numbered paragraphs, per numbering id (taken from and given back to the
     /// `PageTracker` around each section).
@@ -451,6 +466,8 @@ impl<'a> Ctx<'a> {
             furniture: Vec::new(),
             page_def: None,
             body: (0, 0),
+            row_pages: HashMap::new(),
+            cell_page: None,
             columns: 0,
             counters: Vec::new(),
             outline_numbering: 0,
@@ -579,15 +596,15 @@ impl<'a> Ctx<'a> {
         let mut h = Reader::at(self.data(c), 4);
         let property = h.u32();
         let offset = i64::from(h.i32());
+        // Only a table that flows with the text breaks over pages: treated as a character or
+        // placed relative to its paragraph. One placed on the paper or the page stays where it
+        // is put, even reaching past the body into the margins.
         let top = if property & 1 != 0 {
             i64::from(line_vpos)
+        } else if (property >> 3) & 3 == 2 {
+            i64::from(line_vpos) + offset
         } else {
-            match (property >> 3) & 3 {
-                0 => offset - self.body.0,
-                2 => i64::from(line_vpos) + offset,
-                // Relative to the page: its body area's top is where positions start.
-                _ => offset,
-            }
+            return None;
         };
         let level = self.recs[c].level + 1;
         let mut rows: Option<(TableRows, u32)> = None;
@@ -840,19 +857,41 @@ impl<'a> Ctx<'a> {
                     while let Some(&(_, c, extra, last)) = tables.peek().filter(|t| t.0 < next) {
                         // Rows that moved wholly to a next page show only in the rows' heights
                         // against the page: the table adds the more pages of the two.
-                        let (extra, last) =
-                            match self.table_rows(c, subtree_end(self.recs, c), vpos) {
-                                Some(rows) if rows.extra > extra => {
-                                    (rows.extra, Some(clamp_i32(rows.end)))
-                                }
-                                _ => (extra, last),
-                            };
+                        let rows = self.table_rows(c, subtree_end(self.recs, c), vpos);
+                        let (extra, last) = match &rows {
+                            Some(rows) if rows.extra > extra => {
+                                (rows.extra, Some(clamp_i32(rows.end)))
+                            }
+                            _ => (extra, last),
+                        };
+                        if let Some(rows) = rows.filter(|_| extra > 0) {
+                            let row_pages = rows.row_page.iter().map(|&p| p.min(extra)).collect();
+                            self.row_pages.insert(c, row_pages);
+                        }
                         pages.table(extra, last);
                         tables.next();
                     }
                 }
             }
             self.anchor.page = line_pages.first().map(|l| l.1).or_else(|| pages.current());
+        } else if let Some(mut cell) = self.cell_page.filter(|c| c.depth == self.depth) {
+            // A paragraph of a table cell laid out on a known page: a line falling back to the
+            // same or an earlier column is the cell running on to the next page (CellLines), so
+            // the paragraph is on the page its first line is on.
+            let segs = line_rec.map(|j| self.data(j)).unwrap_or(&[]);
+            let mut first = None;
+            for seg in segs.chunks_exact(36) {
+                let mut r = Reader::new(seg);
+                r.skip(4);
+                let vpos = r.i32();
+                r.skip(16);
+                let hpos = r.i32();
+                cell.lines.line(vpos, hpos);
+                first.get_or_insert(cell.lines.extra);
+            }
+            let extra = first.unwrap_or(cell.lines.extra);
+            self.anchor.page = Some(cell.page.saturating_add(extra));
+            self.cell_page = Some(cell);
         }
 
         let para_format = self.info.para_format(para_shape);

@@ -343,6 +343,19 @@ impl<'a> NoteIndex<'a> {
         NoteIndex { notes, by_ref }
     }
 
+    /// Let the note references in `copy` (a clone of `original`) find the notes `original`'s do
+    /// (references are found by address).
+    pub fn alias(&mut self, original: &[Block], copy: &[Block]) {
+        let (mut from, mut to) = (Vec::new(), Vec::new());
+        body_note_refs(original, &mut from);
+        body_note_refs(copy, &mut to);
+        for (o, c) in from.iter().zip(&to) {
+            if let Some(&i) = self.by_ref.get(&(*o as *const NoteRef)) {
+                self.by_ref.insert(*c as *const NoteRef, i);
+            }
+        }
+    }
+
     /// The note a body reference points to, if the document holds it.
     pub fn note_for(&self, r: &NoteRef) -> Option<&Note<'a>> {
         self.by_ref
