@@ -16,7 +16,9 @@ several 한글 versions, which may differ by a page, so any of them is accepted)
   with the whitespace removed (``-layout`` cuts a vertically set cell or a letter-spaced title into
   single characters, and joins cells of one printed line into one line). Per-page figures are
   taken only where the count agrees (elsewhere pages do not line up).
-- **empty**: a page where 한글 prints words and ours answers nothing (or raises).
+- **empty**: a page where 한글 prints words and ours answers nothing of the document's (or
+  raises): our own notes (``[blank page]``, ``[picture]``, a table part's ``[table rows …]``)
+  are not the document's words and count for nothing in the shares either.
 
 The totals are the issue's acceptance: documents whose count equals (target >= 97 %), documents
 off by more than one (target none), documents whose every page holds >= 95 % of 한글's words
@@ -88,6 +90,11 @@ def words(text: str) -> list[str]:
 
 
 _DIGITS = re.compile(r"\d+")
+# What our page text says beside the document's own (which rows of a table running over pages,
+# a page of pictures, a blank page): not the document's words.
+_PAGE_NOTE = re.compile(
+    r"^\[(table (no )?rows [^\]]*|picture|shape|equation|unknown|form control|table|blank page)\]$", re.M
+)
 
 
 def _line_key(line: str) -> str:
@@ -157,6 +164,7 @@ def measure(hancom: Path, only: str | None) -> list[DocResult]:
                 ours_text = document.extract_text(pages=str(number))
             except rhwp_core.HwpError:
                 ours_text = ""
+            ours_text = _PAGE_NOTE.sub("", ours_text)
             share = share_found(theirs, ours_text)
             result.page_shares.append(share)
             if theirs and not words(ours_text):

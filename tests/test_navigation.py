@@ -114,8 +114,9 @@ def _all_blocks(session: PackSession, doc: Path, **args: Any) -> list[dict[str, 
 
 
 # What a page's text says beside the document's own: which rows of a table running over pages
-# it holds, or that its only content is a picture (or another object without text).
-_PAGE_NOTE = re.compile(r"^\[(table (no )?rows [^\]]*|picture|shape|equation|unknown|form control|table)\]$")
+# it holds, that its only content is a picture (or another object without text), or that it is
+# blank.
+_PAGE_NOTE = re.compile(r"^\[(table (no )?rows [^\]]*|picture|shape|equation|unknown|form control|table|blank page)\]$")
 
 
 def _without_page_notes(text: str) -> str:

@@ -241,8 +241,11 @@ class Document:
     def extract_text(self, include_furniture: bool = True, pages: str | None = None) -> str:
         """All the text the document shows: the body in reading order, then headers/footers and notes.
 
-        ``pages`` (``"3"``, ``"3-5"``, ``"1,4-6"``) keeps the blocks laid out on those pages: the
-        body's, then the distinct headers/footers and the notes of those pages.
+        ``pages`` (``"3"``, ``"3-5"``, ``"1,4-6"``) keeps what is printed on those pages: the body's
+        blocks that start there and the rows there of a table running through them (after a line
+        saying which rows), then the distinct headers/footers and the notes of those pages. Pages
+        that print a picture and no text say ``[picture]``; pages with nothing on them
+        ``[blank page]``, never nothing.
         """
         if pages is not None:
             units = self.block_texts(include_furniture, pages=pages)
@@ -251,7 +254,11 @@ class Document:
                 # A page printed with a picture (or a drawing) and no text says so, not nothing.
                 body = [f"[{u.kind.replace('_', ' ')}]" for u in units if u.scope == "body" and u.kind != "paragraph"]
             furniture = dict.fromkeys(u.text for u in units if u.scope != "body" and u.text)
-            return "\n".join(body + list(furniture))
+            printed = "\n".join(body + list(furniture))
+            # Nothing starts on those pages and nothing runs through them: as the stored layout
+            # has it, they hold only empty lines (or a page break's blank page).
+            return printed or "[blank page]"
+
         text = self._texts.get(include_furniture)
         if text is None:
             text = self._texts[include_furniture] = self._native.extract_text(include_furniture)

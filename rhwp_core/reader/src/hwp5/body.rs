@@ -596,6 +596,8 @@ impl<'a> Ctx<'a> {
         let mut h = Reader::at(self.data(c), 4);
         let property = h.u32();
         let offset = i64::from(h.i32());
+        h.skip(8);
+        let stored_height = i64::from(h.u32());
         // Only a table that flows with the text breaks over pages: treated as a character or
         // placed relative to its paragraph. One placed on the paper or the page stays where it
         // is put, even reaching past the body into the margins.
@@ -606,6 +608,12 @@ impl<'a> Ctx<'a> {
         } else {
             return None;
         };
+        // The height the table was last laid out with (on its first page, when it runs on):
+        // a table that ends clear above the page's end is all on this page, whatever heights its
+        // cells were given (a cell's stored height can exceed what its row was laid out at).
+        if top + stored_height + BREAK_SLACK < self.body.1 {
+            return None;
+        }
         let level = self.recs[c].level + 1;
         let mut rows: Option<(TableRows, u32)> = None;
         // The cell being read (row, rows spanned, height, header) and its lines so far.
@@ -864,11 +872,20 @@ impl<'a> Ctx<'a> {
                             }
                             _ => (extra, last),
                         };
+                        // A table placed beside the text (not treated as a character) that
+                        // moves whole to the next page leaves the text after its anchor on this
+                        // page: the page is then counted where that text's lines fall back.
+                        let floating = Reader::at(self.data(c), 4).u32() & 1 == 0;
+                        let moved_whole = rows
+                            .as_ref()
+                            .is_some_and(|r| r.row_page.iter().all(|&p| p == extra));
                         if let Some(rows) = rows.filter(|_| extra > 0) {
                             let row_pages = rows.row_page.iter().map(|&p| p.min(extra)).collect();
                             self.row_pages.insert(c, row_pages);
                         }
-                        pages.table(extra, last);
+                        if !(floating && moved_whole) {
+                            pages.table(extra, last);
+                        }
                         tables.next();
                     }
                 }
@@ -1398,6 +1415,11 @@ impl<'a> Ctx<'a> {
         hyperlink_target(&r.string())
     }
 }
+
+/// How far above the page's end a table's last laid-out height may stop and still be one that
+/// the page break cut (a row that did not fit leaves this much at most, about a line and a half
+/// of 10-point text; HWPUNIT).
+const BREAK_SLACK: i64 = 2_000;
 
 /// The body area's top and height from a PAGE_DEF record: width, height, left, right, top,
 /// bottom, header, footer, gutter (HWPUNIT, u32 each), then the property (bit 0: landscape,

@@ -13,8 +13,8 @@
 //! - fields (`%clk`, ...): [CTRL_DATA with the field name] at L+1, read with the text.
 
 use super::body::Ctx;
-use crate::common::lines::CellLines;
 use super::record::{ctrl_id, subtree_end, tag, Reader};
+use crate::common::lines::CellLines;
 use crate::model::{
     Block, Equation, Furniture, NoteRef, PageDefinition, Picture, Shape, Table, TableCell, Unknown,
 };
@@ -214,7 +214,8 @@ impl Ctx<'_> {
                     // runs on over pages has its paragraphs on theirs.
                     let table_page = self.anchor.page;
                     let row_page = self.row_pages.get(&c).and_then(|p| p.get(row as usize));
-                    let cell_page = table_page.map(|page| page.saturating_add(*row_page.unwrap_or(&0)));
+                    let cell_page =
+                        table_page.map(|page| page.saturating_add(*row_page.unwrap_or(&0)));
                     self.anchor.page = cell_page;
                     let outer = std::mem::replace(
                         &mut self.cell_page,
