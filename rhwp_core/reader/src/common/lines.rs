@@ -289,17 +289,21 @@ mod tests {
 
     #[test]
     fn a_row_of_several_lines_is_cut_where_rows_may_break() {
-        let mut t = TableRows::new(2);
-        t.cell(0, 1, 600, false, 1);
-        t.cell(1, 1, 600, false, 5);
-        let laid = t.layout(0, 1000, true, true, false).expect("laid out");
+        let two_rows = || {
+            let mut t = TableRows::new(2);
+            t.cell(0, 1, 600, false, 1);
+            t.cell(1, 1, 600, false, 5);
+            t
+        };
+        let laid = two_rows()
+            .layout(0, 1000, true, true, false)
+            .expect("laid out");
         // The second row starts on the first page and its rest (200) goes on to the next.
         assert_eq!(laid.row_page, vec![0, 0]);
         assert_eq!((laid.extra, laid.end), (1, 200));
-        let mut t = TableRows::new(2);
-        t.cell(0, 1, 600, false, 1);
-        t.cell(1, 1, 600, false, 5);
-        let laid = t.layout(0, 1000, true, false, false).expect("laid out");
+        let laid = two_rows()
+            .layout(0, 1000, true, false, false)
+            .expect("laid out");
         assert_eq!(laid.row_page, vec![0, 1]);
         assert_eq!((laid.extra, laid.end), (1, 600));
     }

@@ -705,11 +705,7 @@ impl<'a> Ctx<'a> {
             // Nested tables are taken as anchored on the paragraph's first line.
             let mut first = true;
             for seg in segs.chunks_exact(36) {
-                let mut rd = Reader::new(seg);
-                rd.skip(4);
-                let vpos = rd.i32();
-                rd.skip(16);
-                let hpos = rd.i32();
+                let (vpos, hpos) = seg_position(seg);
                 lines.line(vpos, hpos);
                 if std::mem::take(&mut first) {
                     lines.table(tables.0, tables.1);
@@ -898,11 +894,7 @@ impl<'a> Ctx<'a> {
             let segs = line_rec.map(|j| self.data(j)).unwrap_or(&[]);
             let mut first = None;
             for seg in segs.chunks_exact(36) {
-                let mut r = Reader::new(seg);
-                r.skip(4);
-                let vpos = r.i32();
-                r.skip(16);
-                let hpos = r.i32();
+                let (vpos, hpos) = seg_position(seg);
                 cell.lines.line(vpos, hpos);
                 first.get_or_insert(cell.lines.extra);
             }
@@ -1414,6 +1406,16 @@ impl<'a> Ctx<'a> {
         let mut r = Reader::at(data, 4 + 4 + 1);
         hyperlink_target(&r.string())
     }
+}
+
+/// A line segment's vertical position and its start within the column (x): the second and
+/// seventh of its nine 32-bit fields.
+fn seg_position(seg: &[u8]) -> (i32, i32) {
+    let mut r = Reader::new(seg);
+    r.skip(4);
+    let vpos = r.i32();
+    r.skip(16);
+    (vpos, r.i32())
 }
 
 /// How far above the page's end a table's last laid-out height may stop and still be one that
