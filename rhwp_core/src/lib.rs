@@ -218,20 +218,22 @@ impl NativeDocument {
     /// `keep`, `(body, furniture)`: render only those top-level body blocks (indices in reading
     /// order over all sections) and furniture items (indices into the document's furniture), as
     /// the Python view over the IR cut to them; notes are then found in what is kept, headings
-    /// are the whole document's (the outline's) at the kept blocks.
-    #[pyo3(signature = (include_furniture, keep=None))]
+    /// are the whole document's (the outline's) at the kept blocks. `pages` (sorted): a kept
+    /// table laid out over several pages keeps only its rows on those pages (`Block::on_pages`).
+    #[pyo3(signature = (include_furniture, keep=None, pages=None))]
     fn to_markdown<'py>(
         &self,
         py: Python<'py>,
         include_furniture: bool,
         keep: Option<(Vec<usize>, Vec<usize>)>,
+        pages: Option<Vec<u32>>,
     ) -> PyResult<(Bound<'py, PyString>, Vec<Option<usize>>)> {
         let doc = Arc::clone(&self.doc);
         let (text, starts) = py.detach(move || {
             let (text, starts) = match keep {
                 None => rhwp_reader::views::render_markdown(&doc, include_furniture),
                 Some((body, furniture)) => rhwp_reader::views::render_markdown_with_levels(
-                    &selected(&doc, &body, &furniture),
+                    &selected(&doc, &body, &furniture, pages.as_deref()),
                     include_furniture,
                     &kept_levels(&doc, &body),
                 ),
@@ -243,21 +245,22 @@ impl NativeDocument {
 
     /// The HTML view rendered natively (`rhwp_reader::views`): what
     /// `views.html.render_html(ir, include_css, include_furniture)` gives, without the IR.
-    /// `keep` as for `to_markdown`.
-    #[pyo3(signature = (include_css, include_furniture, keep=None))]
+    /// `keep` and `pages` as for `to_markdown`.
+    #[pyo3(signature = (include_css, include_furniture, keep=None, pages=None))]
     fn to_html<'py>(
         &self,
         py: Python<'py>,
         include_css: bool,
         include_furniture: bool,
         keep: Option<(Vec<usize>, Vec<usize>)>,
+        pages: Option<Vec<u32>>,
     ) -> PyResult<Bound<'py, PyString>> {
         let doc = Arc::clone(&self.doc);
         let text = py.detach(move || {
             let text = match keep {
                 None => rhwp_reader::views::render_html(&doc, include_css, include_furniture),
                 Some((body, furniture)) => rhwp_reader::views::render_html_with_levels(
-                    &selected(&doc, &body, &furniture),
+                    &selected(&doc, &body, &furniture, pages.as_deref()),
                     include_css,
                     include_furniture,
                     &kept_levels(&doc, &body),
@@ -271,8 +274,15 @@ impl NativeDocument {
     /// The Markdown of the top-level body blocks at `indices` (reading order over all sections),
     /// each labelled as in the whole document's view: what
     /// `views.markdown.render_block_markdown(ir, block)` gives for each. Out-of-range indices
-    /// raise IndexError.
-    fn block_markdown(&self, py: Python<'_>, indices: Vec<usize>) -> PyResult<Vec<String>> {
+    /// raise IndexError. `pages` (sorted): a table laid out over several pages gives only its
+    /// rows on those pages (`Block::on_pages`).
+    #[pyo3(signature = (indices, pages=None))]
+    fn block_markdown(
+        &self,
+        py: Python<'_>,
+        indices: Vec<usize>,
+        pages: Option<Vec<u32>>,
+    ) -> PyResult<Vec<String>> {
         let body: Vec<&rhwp_reader::model::Block> = self
             .doc
             .sections
@@ -291,7 +301,21 @@ impl NativeDocument {
             }
         }
         let doc = &*self.doc;
-        Ok(py.detach(move || rhwp_reader::views::render_block_markdown(doc, &blocks)))
+        Ok(py.detach(move || match pages {
+            None => rhwp_reader::views::render_block_markdown(doc, &blocks),
+            Some(pages) => rhwp_reader::views::render_block_markdown_on_pages(doc, &blocks, &pages),
+        }))
+    }
+
+    /// Each top-level body block's last page (`Block::last_page`: a table running over pages
+    /// ends on its last row's), in reading order.
+    fn block_last_pages(&self) -> Vec<Option<u32>> {
+        self.doc
+            .sections
+            .iter()
+            .flat_map(|s| s.blocks.iter())
+            .map(rhwp_reader::model::Block::last_page)
+            .collect()
     }
 
     /// Each top-level body block's `(kind, page)` in reading order, and each furniture item's
@@ -362,7 +386,12 @@ fn kept_levels(doc: &Document, body: &[usize]) -> Vec<Option<u8>> {
         .collect()
 }
 
-fn selected(doc: &Document, body: &[usize], furniture: &[usize]) -> Document {
+fn selected(
+    doc: &Document,
+    body: &[usize],
+    furniture: &[usize],
+    pages: Option<&[u32]>,
+) -> Document {
     let body: std::collections::HashSet<usize> = body.iter().copied().collect();
     let furniture: std::collections::HashSet<usize> = furniture.iter().copied().collect();
     let mut next = 0usize;
@@ -377,7 +406,7 @@ fn selected(doc: &Document, body: &[usize], furniture: &[usize]) -> Document {
                     next += 1;
                     body.contains(&(next - 1))
                 })
-                .cloned()
+                .map(|b| pages.map_or_else(|| b.clone(), |p| b.on_pages(p)))
                 .collect();
             rhwp_reader::model::Section {
                 index: s.index,

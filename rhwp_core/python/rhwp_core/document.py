@@ -25,6 +25,8 @@ from .navigation import (
     BlockText,
     Heading,
     Place,
+    block_plain_text,
+    block_spans,
     effective_pages,
     heading_paths,
     outline,
@@ -32,6 +34,7 @@ from .navigation import (
     path_at,
     places,
     shown_heading,
+    table_part,
 )
 
 if TYPE_CHECKING:
@@ -201,6 +204,7 @@ class Document:
         "_pages",
         "_places",
         "_source",
+        "_spans",
         "_texts",
     )
 
@@ -219,6 +223,7 @@ class Document:
         self._heading_paths: list[list[str]] | None = None
         # What it was read from (the bytes, or the path), for the layout pass of render_page.
         self._source: bytes | str | None = None
+        self._spans: list[tuple[int, int]] | None = None
 
     @property
     def format(self) -> Literal["hwp", "hwpx", "hwp3", "hwpml"]:
@@ -311,14 +316,24 @@ class Document:
     def extract_text(self, include_furniture: bool = True, pages: str | None = None) -> str:
         """All the text the document shows: the body in reading order, then headers/footers and notes.
 
-        ``pages`` (``"3"``, ``"3-5"``, ``"1,4-6"``) keeps the blocks laid out on those pages: the
-        body's, then the distinct headers/footers and the notes of those pages.
+        ``pages`` (``"3"``, ``"3-5"``, ``"1,4-6"``) keeps what is printed on those pages: the body's
+        blocks that start there and the rows there of a table running through them (after a line
+        saying which rows), then the distinct headers/footers and the notes of those pages. Pages
+        that print a picture and no text say ``[picture]``; pages with nothing on them
+        ``[blank page]``, never nothing.
         """
         if pages is not None:
             units = self.block_texts(include_furniture, pages=pages)
             body = [u.text for u in units if u.scope == "body" and u.text]
+            if not body:
+                # A page printed with a picture (or a drawing) and no text says so, not nothing.
+                body = [f"[{u.kind.replace('_', ' ')}]" for u in units if u.scope == "body" and u.kind != "paragraph"]
             furniture = dict.fromkeys(u.text for u in units if u.scope != "body" and u.text)
-            return "\n".join(body + list(furniture))
+            printed = "\n".join(body + list(furniture))
+            # Nothing starts on those pages and nothing runs through them: as the stored layout
+            # has it, they hold only empty lines (or a page break's blank page).
+            return printed or "[blank page]"
+
         text = self._texts.get(include_furniture)
         if text is None:
             text = self._texts[include_furniture] = self._native.extract_text(include_furniture)
@@ -340,11 +355,40 @@ class Document:
 
         wanted = parse_pages(pages, self.page_count)
         kept: list[BlockText] = []
-        for scope in ("body", "furniture"):
-            scoped = [u for u in units if (u.scope == "body") == (scope == "body")]
-            placed = effective_pages(u.page for u in scoped)
-            kept.extend(u for u, page in zip(scoped, placed, strict=True) if page in wanted)
+        for u, (first, last) in zip(units[:body], self._body_spans(), strict=True):
+            on = self._pages_of(first, last, wanted)
+            if on is None:
+                continue
+            if len(on) < last - first + 1:
+                part, said = self._table_part(u.block, on, first, last)
+                u = u._replace(text="\n".join(t for t in (said, block_plain_text(part)) if t))
+            kept.append(u)
+        furniture = units[body:]
+        placed = effective_pages(u.page for u in furniture)
+        kept.extend(u for u, page in zip(furniture, placed, strict=True) if page in wanted)
         return kept
+
+    def _body_spans(self) -> list[tuple[int, int]]:
+        """Each top-level body block's first and last page (``navigation.block_spans``)."""
+        if self._spans is None:
+            firsts = (page for _, page in self._native.block_pages()[0])
+            self._spans = block_spans(firsts, self._native.block_last_pages())
+        return self._spans
+
+    @staticmethod
+    def _pages_of(first: int, last: int, wanted: frozenset[int]) -> frozenset[int] | None:
+        """The wanted pages a block laid out from ``first`` to ``last`` is on; None when none."""
+        if first == last:
+            return frozenset((first,)) if first in wanted else None
+        on = frozenset(p for p in wanted if first <= p <= last)
+        return on or None
+
+    def _table_part(self, block: int, on: frozenset[int], first: int, last: int) -> tuple[Block, str]:
+        """The part of top-level body block ``block`` (a table running over pages) on pages ``on``."""
+        found = [b for section in self.to_ir().sections for b in section.blocks][block]
+        if found.kind != "table":
+            return found, ""
+        return table_part(found, on, first, last)
 
     def outline(self) -> list[Heading]:
         """The headings in reading order, each with its level, text, top-level block index, page,
@@ -443,12 +487,16 @@ class Document:
 
         wanted = parse_pages(pages, self.page_count)
         body = [b for section in ir.sections for b in section.blocks]
-        keep = {
-            id(b) for b, p in zip(body, effective_pages(b.provenance.page for b in body), strict=True) if p in wanted
-        }
+        # Each block on those pages, or the part of a table running through them (its rows there).
+        keep: dict[int, Block] = {}
+        for b, (first, last) in zip(body, self._body_spans(), strict=True):
+            on = self._pages_of(first, last, wanted)
+            if on is not None:
+                partial = len(on) < last - first + 1
+                keep[id(b)] = table_part(b, on, first, last)[0] if partial and b.kind == "table" else b
         notes = effective_pages(f.provenance.page for f in ir.furniture)
         sections = [
-            section.model_copy(update={"blocks": [b for b in section.blocks if id(b) in keep]})
+            section.model_copy(update={"blocks": [keep[id(b)] for b in section.blocks if id(b) in keep]})
             for section in ir.sections
         ]
         furniture = [f for f, p in zip(ir.furniture, notes, strict=True) if p in wanted]
@@ -456,12 +504,13 @@ class Document:
 
     def _selection(self, pages: str) -> tuple[list[int], list[int]]:
         """What ``_ir_of_pages(pages)`` keeps, as indices: the top-level body blocks (reading order
-        over all sections) and the furniture items on those pages."""
+        over all sections) on those pages or running through them (a table; the native views cut it
+        to its rows there when given the pages) and the furniture items on those pages."""
 
         wanted = parse_pages(pages, self.page_count)
-        body, furniture = self._native.block_pages()
+        _, furniture = self._native.block_pages()
         return (
-            [i for i, p in enumerate(effective_pages(page for _, page in body)) if p in wanted],
+            [i for i, (first, last) in enumerate(self._body_spans()) if self._pages_of(first, last, wanted)],
             [i for i, p in enumerate(effective_pages(furniture)) if p in wanted],
         )
 
@@ -469,8 +518,11 @@ class Document:
         """Markdown of every top-level body table (on ``pages``), in reading order, each labelled
         as in the whole document's view (``views.markdown.render_block_markdown``), natively."""
         kinds = [kind for kind, _ in self._native.block_pages()[0]]
-        indices = range(len(kinds)) if pages is None else self._selection(pages)[0]
-        return self._native.block_markdown([i for i in indices if kinds[i] == "table"])
+        if pages is None:
+            return self._native.block_markdown([i for i in range(len(kinds)) if kinds[i] == "table"])
+        indices = self._selection(pages)[0]
+        wanted = sorted(parse_pages(pages, self.page_count))
+        return self._native.block_markdown([i for i in indices if kinds[i] == "table"], wanted)
 
     def _body_markdown(self) -> tuple[str, list[int | None]]:
         if self._markdown is None:
@@ -488,7 +540,8 @@ class Document:
             return self._native.to_markdown(True)[0]
         # Pages: rendered natively from the model cut to those pages, as the Python view over
         # `_ir_of_pages(pages)` (tests/test_views_native.py compares them).
-        return self._native.to_markdown(include_furniture, self._selection(pages))[0]
+        wanted = sorted(parse_pages(pages, self.page_count))
+        return self._native.to_markdown(include_furniture, self._selection(pages), wanted)[0]
 
     def to_html(self, include_css: bool = False, include_furniture: bool = False, pages: str | None = None) -> str:
         """A complete, valid HTML5 document."""
@@ -498,7 +551,8 @@ class Document:
             # every corpus document and fixture), without building the IR.
             return self._native.to_html(include_css, include_furniture)
         # Pages: as for to_markdown.
-        return self._native.to_html(include_css, include_furniture, self._selection(pages))
+        wanted = sorted(parse_pages(pages, self.page_count))
+        return self._native.to_html(include_css, include_furniture, self._selection(pages), wanted)
 
 
 def parse(source: str | os.PathLike[str] | bytes, password: str | None = None, *, strict: bool = False) -> Document:

@@ -2,8 +2,10 @@
 
 - **Outline**: the headings in reading order, each with where it starts in the plain text and in
   the Markdown view, and its index among the top-level blocks, so a reader can jump to a chapter.
-- **Pages**: ``"3"``, ``"3-5"``, ``"1,4-6"`` select the top-level blocks laid out on those pages
-  (as last laid out by the authoring program; a block belongs to the page it starts on).
+- **Pages**: ``"3"``, ``"3-5"``, ``"1,4-6"`` select what is printed on those pages (as last laid
+  out by the authoring program): the top-level blocks that start there, and the part of a table
+  that runs on through them (its rows on those pages, with a line saying which rows and that the
+  table continues).
 
 What counts as a heading (a decision, docs/decisions.md "What counts as a heading"): a top-level body paragraph that the
 document marks as one — an outline style (개요 1–7), a heading style, an outline paragraph head
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .errors import InvalidRequestError
 
 if TYPE_CHECKING:
-    from .ir import Block, HwpDocument, Paragraph
+    from .ir import Block, HwpDocument, Paragraph, Table
 
 
 class BlockText(NamedTuple):
@@ -301,12 +303,45 @@ def effective_pages(pages: Iterable[int | None]) -> list[int]:
     return out
 
 
+def block_spans(first_pages: Iterable[int | None], last_pages: Iterable[int | None]) -> list[tuple[int, int]]:
+    """Each top-level block's first and last page: its own (``effective_pages``) and the last its
+    content runs on to (a table laid out over several pages ends on its last row's page)."""
+    firsts = effective_pages(first_pages)
+    return [(first, max(first, last or first)) for first, last in zip(firsts, last_pages, strict=True)]
+
+
+def _first_page(blocks: Sequence[Block]) -> int | None:
+    return next((b.provenance.page for b in blocks if b.provenance.page is not None), None)
+
+
+def table_part(table: Table, pages: frozenset[int], first: int, last: int) -> tuple[Table, str]:
+    """The rows of ``table`` (laid out from page ``first`` to ``last``) that are on ``pages``: a copy
+    holding only their cells (the caption only with the first page), and a line that says which
+    rows these are and that the table continues, as a reader of those pages sees it."""
+    kept = []
+    current = first
+    for cell in table.cells:
+        # A cell's page is its row's (its blocks carry it); an empty cell is on its predecessor's.
+        current = _first_page(cell.blocks) or current
+        if current in pages:
+            kept.append(cell)
+    part = table.model_copy(update={"cells": kept, "caption": table.caption if first in pages else []})
+    rows = sorted({c.row for c in kept})
+    said = [f"rows {rows[0] + 1}-{rows[-1] + 1} of {table.rows}" if rows else f"no rows of {table.rows}"]
+    if min(pages) > first:
+        said.append(f"continued from page {first}")
+    if max(pages) < last:
+        said.append(f"continues on page {max(pages) + 1}")
+    return part, f"[table {', '.join(said)}]"
+
+
 __all__ = [
     "MAX_OUTLINE_TEXT",
     "BlockText",
     "Heading",
     "Place",
     "block_plain_text",
+    "block_spans",
     "effective_pages",
     "heading_paths",
     "outline",
@@ -314,4 +349,5 @@ __all__ = [
     "path_at",
     "places",
     "shown_heading",
+    "table_part",
 ]

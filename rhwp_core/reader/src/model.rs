@@ -201,6 +201,25 @@ pub struct Table {
     pub provenance: Provenance,
 }
 
+impl Table {
+    /// The indices of the cells printed on `pages` (sorted), in order: a cell is on the page of
+    /// its first block that has one (its row's, for a table laid out over several pages), an
+    /// empty cell on its predecessor's, the first on the table's. None for a table without pages.
+    pub fn cells_on_pages(&self, pages: &[u32]) -> Option<Vec<usize>> {
+        let mut current = self.provenance.page?;
+        let mut kept = Vec::with_capacity(self.cells.len());
+        for (i, cell) in self.cells.iter().enumerate() {
+            if let Some(p) = cell.blocks.iter().find_map(|b| b.provenance().page) {
+                current = p;
+            }
+            if pages.binary_search(&current).is_ok() {
+                kept.push(i);
+            }
+        }
+        Some(kept)
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Picture {
     pub bin_data_id: Option<u32>,
@@ -511,6 +530,46 @@ impl Block {
             Block::FormControl(b) => &b.provenance,
             Block::Unknown(b) => &b.provenance,
         }
+    }
+
+    /// The last page the block runs on to: a table laid out over several pages ends on its
+    /// last row's page (its cells' blocks carry their rows' pages); any other block is on its
+    /// own page. Nesting is bounded by `limits.max_depth`, checked when objects are read.
+    pub fn last_page(&self) -> Option<u32> {
+        match self {
+            Block::Table(t) => t
+                .cells
+                .iter()
+                .flat_map(|c| c.blocks.iter())
+                .filter_map(Block::last_page)
+                .chain(t.provenance.page)
+                .max(),
+            _ => self.provenance().page,
+        }
+    }
+
+    /// What of the block is printed on `pages` (sorted): a table laid out over several pages
+    /// keeps the cells of its rows on those pages (`Table::cells_on_pages`) and its caption only
+    /// with its first page; any other block, or a table without pages, is kept whole.
+    pub fn on_pages(&self, pages: &[u32]) -> Block {
+        let Block::Table(t) = self else {
+            return self.clone();
+        };
+        let Some(kept) = t.cells_on_pages(pages) else {
+            return self.clone();
+        };
+        let first = t.provenance.page.unwrap_or(0);
+        Block::Table(Table {
+            rows: t.rows,
+            cols: t.cols,
+            cells: kept.into_iter().map(|i| t.cells[i].clone()).collect(),
+            caption: if pages.binary_search(&first).is_ok() {
+                t.caption.clone()
+            } else {
+                Vec::new()
+            },
+            provenance: t.provenance.clone(),
+        })
     }
 
     pub fn kind(&self) -> &'static str {

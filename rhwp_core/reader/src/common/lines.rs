@@ -75,3 +75,275 @@ impl TablePages {
         best[self.cells.len()]
     }
 }
+
+/// A row of a table as the authoring program last sized it, for laying the table out on pages:
+/// the height its cells were given (a cell's stored height is its laid-out height) and whether
+/// it is a header row that repeats at the top of each page the table runs on to.
+#[derive(Debug, Default, Clone, Copy)]
+struct RowSize {
+    height: i64,
+    header: bool,
+    /// A cell of the row has more than one line: where the table may break inside rows, the
+    /// row is cut between lines at the page's end instead of moving whole.
+    splittable: bool,
+}
+
+/// Where a table's rows go when a page is full: rows that do not fit on what is left of the page
+/// move wholly to the next one, below the repeated header rows. This is what the cells' own
+/// line positions cannot show (a row that moves keeps its lines' positions, relative to the
+/// cell), so a long table of one-line rows would otherwise count as one page.
+#[derive(Debug, Default)]
+pub struct TableRows {
+    rows: Vec<RowSize>,
+    /// Cells spanning several rows: (first row, row after the last, height).
+    spans: Vec<(u32, u32, i64)>,
+}
+
+/// A table's rows laid out on pages: the page (counted from the table's first, 0) each row
+/// starts on, the pages the table adds, and where its content ends on its last page.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct RowPages {
+    pub row_page: Vec<u32>,
+    pub extra: u32,
+    pub end: i64,
+}
+
+/// Rows a table can have in either format (HWP 5.0 stores the count in 16 bits).
+const MAX_ROWS: u32 = 65_536;
+/// Pages one row may run over: a bound against a hostile height, far beyond any real cell.
+const MAX_PAGES_PER_ROW: i64 = 1_000;
+
+impl TableRows {
+    pub fn new(rows: u32) -> Self {
+        Self {
+            rows: vec![RowSize::default(); rows.min(MAX_ROWS) as usize],
+            spans: Vec::new(),
+        }
+    }
+
+    /// One cell: its first row, rows spanned, stored height, whether it is a header cell, and
+    /// how many lines it holds.
+    pub fn cell(&mut self, row: u32, row_span: u32, height: u32, header: bool, lines: u32) {
+        let Some(size) = self.rows.get_mut(row as usize) else {
+            return;
+        };
+        let height = i64::from(height);
+        if row_span <= 1 {
+            size.height = size.height.max(height);
+            size.header |= header;
+            size.splittable |= lines > 1;
+        } else {
+            let end = row.saturating_add(row_span).min(self.rows.len() as u32);
+            self.spans.push((row, end, height));
+            for r in &mut self.rows[row as usize..end as usize] {
+                r.header |= header;
+                r.splittable |= lines > 1;
+            }
+        }
+    }
+
+    /// Lay the rows out from `top` (the table's top on its first page, from the top of the body
+    /// area) on pages whose body is `body` high; `splits`: the table may break at a page's end
+    /// (else it moves whole to the next page when it does not fit), `inside_rows`: and inside a
+    /// row, between its lines (else between rows only); `repeat_header`: the table
+    /// repeats its leading header rows on each further page. None when there is nothing to lay
+    /// out.
+    pub fn layout(
+        mut self,
+        top: i64,
+        body: i64,
+        splits: bool,
+        inside_rows: bool,
+        repeat_header: bool,
+    ) -> Option<RowPages> {
+        if self.rows.is_empty() || body <= 0 {
+            return None;
+        }
+        if !splits {
+            let height: i64 = self.rows.iter().map(|r| r.height).sum();
+            let moves = top > 0 && top + height > body;
+            let end = if moves { height } else { top.max(0) + height };
+            return Some(RowPages {
+                row_page: vec![u32::from(moves); self.rows.len()],
+                extra: u32::from(moves),
+                end,
+            });
+        }
+        // A cell spanning rows taller than those rows together: the rest goes to its last row.
+        self.spans.sort_unstable_by_key(|s| s.1);
+        for &(first, end, height) in &self.spans {
+            let (first, end) = (first as usize, end as usize);
+            if end <= first {
+                continue;
+            }
+            let have: i64 = self.rows[first..end].iter().map(|r| r.height).sum();
+            if height > have {
+                self.rows[end - 1].height += height - have;
+            }
+        }
+        let header: i64 = if repeat_header {
+            self.rows
+                .iter()
+                .take_while(|r| r.header)
+                .map(|r| r.height)
+                .sum()
+        } else {
+            0
+        };
+        // A header taller than half the page would leave no room: 한글 stops repeating it.
+        let header = if header * 2 > body { 0 } else { header };
+        let mut row_page = Vec::with_capacity(self.rows.len());
+        let mut page: u32 = 0;
+        let mut at = top.max(0);
+        for row in &self.rows {
+            // A row that does not fit moves to the next page, unless nothing (but the repeated
+            // header) is above it there already: then it is split over the pages it needs.
+            let fresh = if page == 0 { 0 } else { header };
+            let cut = inside_rows && row.splittable;
+            if at + row.height > body && at > fresh && !cut {
+                page = page.saturating_add(1);
+                at = header;
+            }
+            row_page.push(page);
+            at += row.height;
+            // A row taller than the page runs on over the pages it needs.
+            if at > body {
+                let room = (body - header).max(1);
+                let over = ((at - body + room - 1) / room).min(MAX_PAGES_PER_ROW);
+                page = page.saturating_add(over as u32);
+                at = header + (at - body - (over - 1) * room);
+            }
+        }
+        Some(RowPages {
+            row_page,
+            extra: page,
+            end: at,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(heights: &[(u32, bool)]) -> TableRows {
+        let mut t = TableRows::new(heights.len() as u32);
+        for (i, &(h, header)) in heights.iter().enumerate() {
+            t.cell(i as u32, 1, h, header, 1);
+        }
+        t
+    }
+
+    #[test]
+    fn rows_that_fit_stay_on_the_first_page() {
+        let laid =
+            rows(&[(100, true), (200, false), (300, false)]).layout(50, 1000, true, false, true);
+        assert_eq!(
+            laid,
+            Some(RowPages {
+                row_page: vec![0, 0, 0],
+                extra: 0,
+                end: 650
+            })
+        );
+    }
+
+    #[test]
+    fn a_row_that_does_not_fit_moves_below_the_repeated_header() {
+        // Header 100, then rows of 400: 100+400+400 = 900 fits in 1000, the next does not.
+        let laid = rows(&[
+            (100, true),
+            (400, false),
+            (400, false),
+            (400, false),
+            (400, false),
+        ])
+        .layout(0, 1000, true, false, true);
+        let laid = laid.expect("laid out");
+        assert_eq!(laid.row_page, vec![0, 0, 0, 1, 1]);
+        assert_eq!(laid.extra, 1);
+        assert_eq!(laid.end, 100 + 400 + 400);
+        // Without the repeated header the next page starts at its top.
+        let laid = rows(&[
+            (100, true),
+            (400, false),
+            (400, false),
+            (400, false),
+            (400, false),
+        ])
+        .layout(0, 1000, true, false, false)
+        .expect("laid out");
+        assert_eq!(laid.end, 800);
+    }
+
+    #[test]
+    fn the_table_starts_where_its_anchor_is() {
+        let laid = rows(&[(300, false), (300, false)])
+            .layout(800, 1000, true, false, false)
+            .expect("laid out");
+        // Its first row does not fit below the anchor: the table starts on the next page.
+        assert_eq!(laid.row_page, vec![1, 1]);
+        assert_eq!(laid.extra, 1);
+        assert_eq!(laid.end, 600);
+    }
+
+    #[test]
+    fn a_row_of_several_lines_is_cut_where_rows_may_break() {
+        let two_rows = || {
+            let mut t = TableRows::new(2);
+            t.cell(0, 1, 600, false, 1);
+            t.cell(1, 1, 600, false, 5);
+            t
+        };
+        let laid = two_rows()
+            .layout(0, 1000, true, true, false)
+            .expect("laid out");
+        // The second row starts on the first page and its rest (200) goes on to the next.
+        assert_eq!(laid.row_page, vec![0, 0]);
+        assert_eq!((laid.extra, laid.end), (1, 200));
+        let laid = two_rows()
+            .layout(0, 1000, true, false, false)
+            .expect("laid out");
+        assert_eq!(laid.row_page, vec![0, 1]);
+        assert_eq!((laid.extra, laid.end), (1, 600));
+    }
+
+    #[test]
+    fn a_table_that_does_not_break_moves_whole() {
+        let laid = rows(&[(300, false), (300, false)])
+            .layout(500, 1000, false, false, false)
+            .expect("laid out");
+        assert_eq!(laid.row_page, vec![1, 1]);
+        assert_eq!((laid.extra, laid.end), (1, 600));
+        let laid = rows(&[(300, false), (300, false)])
+            .layout(100, 1000, false, false, false)
+            .expect("laid out");
+        assert_eq!((laid.extra, laid.end), (0, 700));
+    }
+
+    #[test]
+    fn a_cell_spanning_rows_makes_its_last_row_taller() {
+        let mut t = TableRows::new(3);
+        t.cell(0, 1, 100, false, 1);
+        t.cell(1, 1, 100, false, 1);
+        t.cell(2, 1, 100, false, 1);
+        t.cell(0, 2, 950, false, 1);
+        let laid = t.layout(0, 1000, true, false, false).expect("laid out");
+        assert_eq!(laid.row_page, vec![0, 0, 1]);
+    }
+
+    #[test]
+    fn hostile_sizes_are_bounded() {
+        let laid = rows(&[(u32::MAX, false), (u32::MAX, false)])
+            .layout(0, 1, true, false, false)
+            .expect("laid out");
+        assert!(laid.extra <= 2 * MAX_PAGES_PER_ROW as u32 + 1);
+        assert_eq!(TableRows::new(0).layout(0, 1000, true, false, false), None);
+        assert_eq!(rows(&[(5, false)]).layout(0, 0, true, false, false), None);
+        // Cells naming rows the table does not have are ignored.
+        let mut t = TableRows::new(1);
+        t.cell(7, 1, 100, false, 1);
+        t.cell(0, 9, 100, false, 1);
+        assert!(t.layout(0, 1000, true, false, false).is_some());
+    }
+}

@@ -31,7 +31,7 @@
 use super::doc_info::{DocInfo, HeadKind};
 use super::fields;
 use super::record::{ctrl_id, subtree_end, tag, Reader, Record};
-use crate::common::lines::{CellLines, TablePages};
+use crate::common::lines::{CellLines, RowPages, TablePages, TableRows};
 use crate::limits::{Limits, MAX_OPEN_FIELDS};
 use crate::model::{
     Block, Field, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
@@ -124,6 +124,15 @@ impl PageTracker {
     }
 }
 
+/// A table cell on a known page, read paragraph by paragraph (`Ctx::cell_page`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CellPage {
+    pub page: u32,
+    pub lines: CellLines,
+    /// The nesting depth of the cell's own paragraphs (a text box's inside it has its own lines).
+    pub depth: u32,
+}
+
 /// Where the blocks being read are anchored (the section-level paragraph).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Anchor {
@@ -142,6 +151,16 @@ pub struct Ctx<'a> {
     pub anchor: Anchor,
     pub furniture: Vec<Furniture>,
     pub page_def: Option<PageDefinition>,
+    /// The section's body area (the page less its margins and header/footer areas), where
+    /// tables' rows are laid out: its top on the paper and its height; height 0 when the
+    /// section has no page definition.
+    body: (i64, i64),
+    /// Section-level tables laid out over several pages, by their control's record: the page
+    /// (counted from the table's first) each row starts on; their cells' blocks get that page.
+    pub row_pages: HashMap<usize, Vec<u32>>,
+    /// The table cell being read, when its page is known: the page it starts on and its lines
+    /// so far (its paragraphs get the page their first line is on).
+    pub cell_page: Option<CellPage>,
     pub columns: u32,
     /// Counters of numbered paragraphs, per numbering id (taken from and given back to the
     /// `PageTracker` around each section).
@@ -446,6 +465,9 @@ impl<'a> Ctx<'a> {
             anchor: Anchor::default(),
             furniture: Vec::new(),
             page_def: None,
+            body: (0, 0),
+            row_pages: HashMap::new(),
+            cell_page: None,
             columns: 0,
             counters: Vec::new(),
             outline_numbering: 0,
@@ -495,6 +517,11 @@ impl<'a> Ctx<'a> {
             })
             .map(|r| Reader::at(r.data(self.stream), 18).u16())
             .unwrap_or(0);
+        self.body = self
+            .recs
+            .iter()
+            .find(|r| r.tag == tag::PAGE_DEF)
+            .map_or((0, 0), |r| body_area(r.data(self.stream)));
         self.counters = std::mem::take(&mut pages.counters);
         while i < self.recs.len() {
             let r = self.recs[i];
@@ -528,7 +555,7 @@ impl<'a> Ctx<'a> {
     /// line segments `segs`, its controls `ctrls` (column definitions, tables that run on) with
     /// their `anchors` (char offset, unit position), and whether it starts after a page break.
     pub(crate) fn track_lines(
-        &self,
+        &mut self,
         pages: &mut PageTracker,
         segs: &[u8],
         ctrls: &[usize],
@@ -548,15 +575,14 @@ impl<'a> Ctx<'a> {
             (&super::record::ctrl_id(d) == b"cold")
                 .then(|| ((Reader::at(d, 4).u16() >> 2) & 0xFF) as u32)
         });
-        // Tables that run on to further pages, by the text position of their control.
-        let mut tables: Vec<(u32, u32, Option<i32>)> = Vec::new();
+        // Tables, by the text position of their control, and the pages they run on to
+        // as their cells' lines show (a row split by a page break).
+        let mut tables: Vec<(u32, usize, u32, Option<i32>)> = Vec::new();
         for (k, &c) in ctrls.iter().enumerate() {
             if &super::record::ctrl_id(self.data(c)) == b"tbl " {
                 let (extra, last) = self.table_pages(c, subtree_end(self.recs, c), 1);
-                if extra > 0 {
-                    let unit = anchors.get(k).map_or(0, |a| a.1);
-                    tables.push((unit, extra, last));
-                }
+                let unit = anchors.get(k).map_or(0, |a| a.1);
+                tables.push((unit, c, extra, last));
             }
         }
         let mut tables = tables.into_iter().peekable();
@@ -578,8 +604,28 @@ impl<'a> Ctx<'a> {
             line_pages.push((start, page));
             // The tables anchored on this line: before the next line's start.
             let next = chunks.peek().map_or(u32::MAX, |n| Reader::new(n).u32());
-            while let Some(&(_, extra, last)) = tables.peek().filter(|t| t.0 < next) {
-                pages.table(extra, last);
+            while let Some(&(_, c, extra, last)) = tables.peek().filter(|t| t.0 < next) {
+                // Rows that moved wholly to a next page show only in the rows' heights
+                // against the page: the table adds the more pages of the two.
+                let rows = self.table_rows(c, subtree_end(self.recs, c), vpos);
+                let (extra, last) = match &rows {
+                    Some(rows) if rows.extra > extra => (rows.extra, Some(clamp_i32(rows.end))),
+                    _ => (extra, last),
+                };
+                // A table placed beside the text (not treated as a character) that
+                // moves whole to the next page leaves the text after its anchor on this
+                // page: the page is then counted where that text's lines fall back.
+                let floating = Reader::at(self.data(c), 4).u32() & 1 == 0;
+                let moved_whole = rows
+                    .as_ref()
+                    .is_some_and(|r| r.row_page.iter().all(|&p| p == extra));
+                if let Some(rows) = rows.filter(|_| extra > 0) {
+                    let row_pages = rows.row_page.iter().map(|&p| p.min(extra)).collect();
+                    self.row_pages.insert(c, row_pages);
+                }
+                if !(floating && moved_whole) {
+                    pages.table(extra, last);
+                }
                 tables.next();
             }
         }
@@ -622,6 +668,90 @@ impl<'a> Ctx<'a> {
         table.finish()
     }
 
+    /// A section-level table's rows laid out on pages (`common::lines::TableRows`): control
+    /// `c` (subtree up to `end`), anchored on a line at `line_vpos`. None when the section's
+    /// body height is unknown or the table stores no rows.
+    fn table_rows(&self, c: usize, end: usize, line_vpos: i32) -> Option<RowPages> {
+        // The object's common header: property (bit 0 treated as a character, bits 3-4 what
+        // its vertical offset is relative to: paper, page, paragraph), vertical offset.
+        let mut h = Reader::at(self.data(c), 4);
+        let property = h.u32();
+        let offset = i64::from(h.i32());
+        h.skip(8);
+        let stored_height = i64::from(h.u32());
+        // Only a table that flows with the text breaks over pages: treated as a character or
+        // placed relative to its paragraph. One placed on the paper or the page stays where it
+        // is put, even reaching past the body into the margins.
+        let top = if property & 1 != 0 {
+            i64::from(line_vpos)
+        } else if (property >> 3) & 3 == 2 {
+            i64::from(line_vpos) + offset
+        } else {
+            return None;
+        };
+        // The height the table was last laid out with (on its first page, when it runs on):
+        // a table that ends clear above the page's end is all on this page, whatever heights its
+        // cells were given (a cell's stored height can exceed what its row was laid out at).
+        if top + stored_height + BREAK_SLACK < self.body.1 {
+            return None;
+        }
+        let level = self.recs[c].level + 1;
+        let mut rows: Option<(TableRows, u32)> = None;
+        // The cell being read (row, rows spanned, height, header) and its lines so far.
+        let mut cell: Option<(u32, u32, u32, bool)> = None;
+        let mut lines = 0u32;
+        for j in c + 1..end {
+            let r = self.recs[j];
+            if r.tag == tag::PARA_LINE_SEG && r.level == level + 1 {
+                lines = lines.saturating_add((r.data(self.stream).len() / 36) as u32);
+            }
+            if r.level != level {
+                continue;
+            }
+            match r.tag {
+                tag::TABLE => {
+                    let mut t = Reader::new(self.data(j));
+                    let table_property = t.u32();
+                    rows = Some((TableRows::new(u32::from(t.u16())), table_property));
+                }
+                tag::LIST_HEADER => {
+                    if let (Some((table, _)), Some((row, span, height, header))) =
+                        (rows.as_mut(), cell.take())
+                    {
+                        table.cell(row, span, height, header, lines);
+                    }
+                    lines = 0;
+                    if rows.is_some() {
+                        // Paragraph count, list property (bytes 2-5), the cell's flags (bit 2:
+                        // a header cell), column, row, spans, width, height.
+                        let mut l = Reader::at(self.data(j), 6);
+                        let header = l.u16() & 4 != 0;
+                        l.skip(2);
+                        let row = u32::from(l.u16());
+                        l.skip(2);
+                        let row_span = u32::from(l.u16()).max(1);
+                        l.skip(4);
+                        cell = Some((row, row_span, l.u32(), header));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let (Some((table, _)), Some((row, span, height, header))) = (rows.as_mut(), cell) {
+            table.cell(row, span, height, header, lines);
+        }
+        let (table, table_property) = rows?;
+        // Table property: bits 0-1 how it breaks at a page's end (0: it does not, it moves
+        // whole; 1: between rows; 2: inside rows too), bit 2 its header rows repeat on each page.
+        table.layout(
+            top,
+            self.body.1,
+            table_property & 3 != 0,
+            table_property & 3 == 2,
+            table_property & 4 != 0,
+        )
+    }
+
     /// The lines of the paragraphs following a cell's LIST_HEADER at `list` (same level, up to
     /// `end`), and the index after them.
     fn cell_lines(&self, list: usize, end: usize, depth: u32) -> (CellLines, usize) {
@@ -656,11 +786,7 @@ impl<'a> Ctx<'a> {
             // Nested tables are taken as anchored on the paragraph's first line.
             let mut first = true;
             for seg in segs.chunks_exact(36) {
-                let mut rd = Reader::new(seg);
-                rd.skip(4);
-                let vpos = rd.i32();
-                rd.skip(16);
-                let hpos = rd.i32();
+                let (vpos, hpos) = seg_position(seg);
                 lines.line(vpos, hpos);
                 if std::mem::take(&mut first) {
                     lines.table(tables.0, tables.1);
@@ -776,6 +902,20 @@ impl<'a> Ctx<'a> {
             let page_break = break_before.as_deref() == Some("page");
             line_pages = self.track_lines(pages, segs, &ctrls, &decoded.anchors, page_break);
             self.anchor.page = line_pages.first().map(|l| l.1).or_else(|| pages.current());
+        } else if let Some(mut cell) = self.cell_page.filter(|c| c.depth == self.depth) {
+            // A paragraph of a table cell laid out on a known page: a line falling back to the
+            // same or an earlier column is the cell running on to the next page (CellLines), so
+            // the paragraph is on the page its first line is on.
+            let segs = line_rec.map(|j| self.data(j)).unwrap_or(&[]);
+            let mut first = None;
+            for seg in segs.chunks_exact(36) {
+                let (vpos, hpos) = seg_position(seg);
+                cell.lines.line(vpos, hpos);
+                first.get_or_insert(cell.lines.extra);
+            }
+            let extra = first.unwrap_or(cell.lines.extra);
+            self.anchor.page = Some(cell.page.saturating_add(extra));
+            self.cell_page = Some(cell);
         }
 
         let para_format = self.info.para_format(para_shape);
@@ -1281,6 +1421,40 @@ impl<'a> Ctx<'a> {
         let mut r = Reader::at(data, 4 + 4 + 1);
         hyperlink_target(&r.string())
     }
+}
+
+/// A line segment's vertical position and its start within the column (x): the second and
+/// seventh of its nine 32-bit fields.
+fn seg_position(seg: &[u8]) -> (i32, i32) {
+    let mut r = Reader::new(seg);
+    r.skip(4);
+    let vpos = r.i32();
+    r.skip(16);
+    (vpos, r.i32())
+}
+
+/// How far above the page's end a table's last laid-out height may stop and still be one that
+/// the page break cut (a row that did not fit leaves this much at most, about a line and a half
+/// of 10-point text; HWPUNIT).
+const BREAK_SLACK: i64 = 2_000;
+
+/// The body area's top and height from a PAGE_DEF record: width, height, left, right, top,
+/// bottom, header, footer, gutter (HWPUNIT, u32 each), then the property (bit 0: landscape,
+/// the paper turned so width and height swap places).
+fn body_area(page_def: &[u8]) -> (i64, i64) {
+    let mut r = Reader::new(page_def);
+    let width = i64::from(r.u32());
+    let height = i64::from(r.u32());
+    r.skip(8);
+    let [top, bottom, header, footer] = [r.u32(), r.u32(), r.u32(), r.u32()].map(i64::from);
+    r.skip(4);
+    let landscape = r.u32() & 1 != 0;
+    let tall = if landscape { width } else { height };
+    (top + header, (tall - top - bottom - header - footer).max(0))
+}
+
+fn clamp_i32(v: i64) -> i32 {
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 
 use super::body::Ctx;
 use super::record::{ctrl_id, subtree_end, tag, Reader};
+use crate::common::lines::CellLines;
 use crate::model::{
     Block, Equation, Furniture, NoteRef, PageDefinition, Picture, Shape, Table, TableCell, Unknown,
 };
@@ -209,7 +210,25 @@ impl Ctx<'_> {
                     let row = r.u16() as u32;
                     let col_span = (r.u16() as u32).max(1);
                     let row_span = (r.u16() as u32).max(1);
-                    let blocks = self.list(j)?;
+                    // A cell of a table laid out over pages is on its row's page, and a cell that
+                    // runs on over pages has its paragraphs on theirs.
+                    let table_page = self.anchor.page;
+                    let row_page = self.row_pages.get(&c).and_then(|p| p.get(row as usize));
+                    let cell_page =
+                        table_page.map(|page| page.saturating_add(*row_page.unwrap_or(&0)));
+                    self.anchor.page = cell_page;
+                    let outer = std::mem::replace(
+                        &mut self.cell_page,
+                        cell_page.map(|page| super::body::CellPage {
+                            page,
+                            lines: CellLines::default(),
+                            depth: self.depth + 1,
+                        }),
+                    );
+                    let blocks = self.list(j);
+                    self.cell_page = outer;
+                    self.anchor.page = table_page;
+                    let blocks = blocks?;
                     cells.push(TableCell {
                         row,
                         col,

@@ -262,6 +262,17 @@ pub struct NoteIndex<'a> {
     by_ref: HashMap<*const NoteRef, usize>,
 }
 
+/// The note references of `blocks` and of the blocks nested in them, in reading order.
+fn body_note_refs(blocks: &[Block]) -> Vec<&NoteRef> {
+    let mut out = Vec::new();
+    crate::model::for_each_block(blocks, &mut |b| {
+        if let Block::Paragraph(p) = b {
+            out.extend(p.note_refs.iter());
+        }
+    });
+    out
+}
+
 impl<'a> NoteIndex<'a> {
     pub fn new(doc: &'a Document) -> Self {
         let mut notes = Vec::new();
@@ -274,11 +285,7 @@ impl<'a> NoteIndex<'a> {
         let mut body_refs = Vec::new();
         if has_notes {
             for section in &doc.sections {
-                crate::model::for_each_block(&section.blocks, &mut |b| {
-                    if let Block::Paragraph(p) = b {
-                        body_refs.extend(p.note_refs.iter());
-                    }
-                });
+                body_refs.extend(body_note_refs(&section.blocks));
             }
         }
         for (kind, prefix) in [("footnote", ""), ("endnote", "e")] {
@@ -324,6 +331,17 @@ impl<'a> NoteIndex<'a> {
             }
         }
         NoteIndex { notes, by_ref }
+    }
+
+    /// Let the note references in `copy` (a clone of `original`) find the notes `original`'s do
+    /// (references are found by address).
+    pub fn alias(&mut self, original: &[Block], copy: &[Block]) {
+        let (from, to) = (body_note_refs(original), body_note_refs(copy));
+        for (o, c) in from.iter().zip(&to) {
+            if let Some(&i) = self.by_ref.get(&(*o as *const NoteRef)) {
+                self.by_ref.insert(*c as *const NoteRef, i);
+            }
+        }
     }
 
     /// The note a body reference points to, if the document holds it.

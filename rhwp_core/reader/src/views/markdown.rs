@@ -569,6 +569,34 @@ pub fn render_block_markdown(doc: &Document, blocks: &[&Block]) -> Vec<String> {
     blocks.iter().map(|block| renderer.block(block)).collect()
 }
 
+/// `render_block_markdown` of what of each block is printed on `pages` (sorted; `Block::on_pages`:
+/// a table laid out over several pages gives its rows on those pages), labelled the same way.
+pub fn render_block_markdown_on_pages(
+    doc: &Document,
+    blocks: &[&Block],
+    pages: &[u32],
+) -> Vec<String> {
+    let mut notes = NoteIndex::new(doc);
+    let parts: Vec<Block> = blocks.iter().map(|b| b.on_pages(pages)).collect();
+    for (block, part) in blocks.iter().zip(&parts) {
+        if let (Block::Table(t), Block::Table(p)) = (block, part) {
+            if let Some(kept) = t.cells_on_pages(pages) {
+                for (&i, cell) in kept.iter().zip(&p.cells) {
+                    notes.alias(&t.cells[i].blocks, &cell.blocks);
+                }
+                if !p.caption.is_empty() {
+                    notes.alias(&t.caption, &p.caption);
+                }
+            }
+        }
+    }
+    let renderer = Renderer {
+        notes,
+        levels: HashMap::new(),
+    };
+    parts.iter().map(|block| renderer.block(block)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

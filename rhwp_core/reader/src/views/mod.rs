@@ -15,4 +15,7 @@ mod markdown_inline;
 pub use crate::outline::{heading_levels, outline_headings, HeadingAt};
 pub use equation::to_latex;
 pub use html::{render_html, render_html_with_levels};
-pub use markdown::{render_block_markdown, render_markdown, render_markdown_with_levels};
+pub use markdown::{
+    render_block_markdown, render_block_markdown_on_pages, render_markdown,
+    render_markdown_with_levels,
+};
