@@ -168,6 +168,13 @@ def _page_body(doc: Document, page: int) -> tuple[str, str]:
     return body, doc.extract_text(pages=pages)
 
 
+def _holds_no_block(text: str) -> bool:
+    """Whether a page's text is only what the reader says of it (``[table rows …, continued from
+    page 5]``, ``[blank page]``): no block starts there, so the viewer offers the page one does."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return all(line.startswith("[") and line.endswith("]") for line in lines)
+
+
 def _continues(doc: Document, page: int) -> int | None:
     """The page where the block that runs over ``page`` starts, when ``page`` has no block of its
     own (a block belongs to the page it starts on: a table over ten pages shows on its first)."""
@@ -267,7 +274,7 @@ def viewer_page(
         "html": html_part,
         "text": text_part,
         "pictures": pictures,
-        "continues": _continues(doc, current) if not text.strip() else None,
+        "continues": _continues(doc, current) if _holds_no_block(text) else None,
     }
     # The text block repeats the structured content (clients without it read that); the room kept
     # by ENVELOPE_CHARS covers the picture list of an ordinary page.
