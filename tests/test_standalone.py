@@ -176,6 +176,18 @@ def test_call_from_the_shell(standalone: Path, no_python: dict[str, str]) -> Non
     import rhwp_core
 
     assert summary["format"] == "hwp" and summary["pages"] == rhwp_core.parse(SAMPLE).page_count == 17, summary
+    # The frozen app carries the packs' data files: the render pack draws a page with its fonts.
+    png = Path(no_python["HOME"]) / "page1.png"
+    done = subprocess.run(
+        [str(standalone / EXE), "call", "render_page", f"path={SAMPLE}", "page=1", "--output", str(png)],
+        env=no_python,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and png.stat().st_size > 10_000
 
 
 def _free_port() -> int:
