@@ -150,6 +150,9 @@ def test_pages_select_exactly_their_blocks(session: PackSession, doc: Path) -> N
             texts.append(_without_page_notes(text))
         for tool in ("to_markdown", "to_html", "chunks"):
             _ok(session.call(tool, path=str(doc), pages=str(page)), tool)
+        # No page answers with nothing: a page with nothing printed on it says it is blank.
+        markdown = session.call("to_markdown", path=str(doc), pages=str(page))
+        assert isinstance(markdown, str) and markdown.strip(), (page, markdown)
     if pages <= 12:
         # Single pages add up to the whole: each block once (a table running over pages by its
         # first part, which holds the rows on its first page).

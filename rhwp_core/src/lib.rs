@@ -319,9 +319,14 @@ impl NativeDocument {
     }
 
     /// Each top-level body block's `(kind, page)` in reading order, and each furniture item's
-    /// page: what page selection needs, without the text.
+    /// `(kind, applies_to, page)`: what page selection needs, without the text.
     #[allow(clippy::type_complexity)]
-    fn block_pages(&self) -> (Vec<(&'static str, Option<u32>)>, Vec<Option<u32>>) {
+    fn block_pages(
+        &self,
+    ) -> (
+        Vec<(&'static str, Option<u32>)>,
+        Vec<(String, Option<String>, Option<u32>)>,
+    ) {
         let body = self
             .doc
             .sections
@@ -333,7 +338,7 @@ impl NativeDocument {
             .doc
             .furniture
             .iter()
-            .map(|f| f.provenance.page)
+            .map(|f| (f.kind.clone(), f.applies_to.clone(), f.provenance.page))
             .collect();
         (body, furniture)
     }

@@ -157,3 +157,27 @@ def test_text_beyond_the_basic_plane_comes_back_intact() -> None:
     assert all(block.text in text for block in blocks)
     assert sorted(c for block in blocks for c in block.text if ord(c) > 0xFFFF) == sorted(astral)
     assert "규제 심사" in text
+
+
+def test_a_tracked_deletion_is_left_out_with_a_warning_that_says_where_it_still_is() -> None:
+    # ChangeTrack.hwpx (hwpxlib, Apache-2.0) deletes ' 추적' with change tracking on: the text shows
+    # the document as changed, and the summary says what was left out.
+    doc = rhwp_core.parse(FIXTURES / "forms" / "hwpxlib-ChangeTrack.hwpx")
+    assert "추적" not in doc.extract_text()
+    warnings = [w for w in doc.summary()["warnings"] if "tracked deletion" in w]
+    assert warnings == [
+        "1 tracked deletion(s) (3 characters) left out of the text and views, which show the document "
+        'as changed; get_ir keeps the deleted text (runs whose change.kind is "deleted")'
+    ]
+    deleted = [
+        run.text
+        for block in doc.to_ir().sections[0].blocks
+        if block.kind == "paragraph"
+        for run in block.runs
+        if run.change is not None and run.change.kind == "deleted"
+    ]
+    assert deleted == [" 추적"]
+
+
+def test_a_document_without_tracked_deletions_has_no_such_warning() -> None:
+    assert not any("tracked deletion" in w for w in rhwp_core.parse(SAMPLE).summary()["warnings"])

@@ -27,7 +27,7 @@ from .navigation import (
     Place,
     block_plain_text,
     block_spans,
-    effective_pages,
+    furniture_on_pages,
     heading_paths,
     outline,
     parse_pages,
@@ -42,6 +42,9 @@ if TYPE_CHECKING:
     from .ir import Block, HwpDocument
 
 Scope = Literal["body", "furniture", "all"]
+
+# What a page with nothing printed on it answers (a page break's empty page), never nothing.
+BLANK_PAGE = "[blank page]"
 
 
 __all__ = ["BlockText", "Document", "Scope", "parse"]
@@ -326,13 +329,12 @@ class Document:
             units = self.block_texts(include_furniture, pages=pages)
             body = [u.text for u in units if u.scope == "body" and u.text]
             if not body:
-                # A page printed with a picture (or a drawing) and no text says so, not nothing.
-                body = [f"[{u.kind.replace('_', ' ')}]" for u in units if u.scope == "body" and u.kind != "paragraph"]
+                # A page printed with a picture (or a drawing) and no text says so, not nothing;
+                # one where nothing starts or runs through (only empty lines, or a page break's
+                # blank page, as the stored layout has it) says it is blank.
+                body = [self._page_note([u.block for u in units if u.scope == "body"])]
             furniture = dict.fromkeys(u.text for u in units if u.scope != "body" and u.text)
-            printed = "\n".join(body + list(furniture))
-            # Nothing starts on those pages and nothing runs through them: as the stored layout
-            # has it, they hold only empty lines (or a page break's blank page).
-            return printed or "[blank page]"
+            return "\n".join(body + list(furniture))
 
         text = self._texts.get(include_furniture)
         if text is None:
@@ -363,9 +365,9 @@ class Document:
                 part, said = self._table_part(u.block, on, first, last)
                 u = u._replace(text="\n".join(t for t in (said, block_plain_text(part)) if t))
             kept.append(u)
-        furniture = units[body:]
-        placed = effective_pages(u.page for u in furniture)
-        kept.extend(u for u, page in zip(furniture, placed, strict=True) if page in wanted)
+        if include_furniture:
+            printed = furniture_on_pages(self._native.block_pages()[1], wanted)
+            kept.extend(u for u, shown in zip(units[body:], printed, strict=True) if shown)
         return kept
 
     def _body_spans(self) -> list[tuple[int, int]]:
@@ -494,12 +496,12 @@ class Document:
             if on is not None:
                 partial = len(on) < last - first + 1
                 keep[id(b)] = table_part(b, on, first, last)[0] if partial and b.kind == "table" else b
-        notes = effective_pages(f.provenance.page for f in ir.furniture)
+        printed = furniture_on_pages([(f.kind, f.applies_to, f.provenance.page) for f in ir.furniture], wanted)
         sections = [
             section.model_copy(update={"blocks": [keep[id(b)] for b in section.blocks if id(b) in keep]})
             for section in ir.sections
         ]
-        furniture = [f for f, p in zip(ir.furniture, notes, strict=True) if p in wanted]
+        furniture = [f for f, shown in zip(ir.furniture, printed, strict=True) if shown]
         return ir.model_copy(update={"sections": sections, "furniture": furniture})
 
     def _selection(self, pages: str) -> tuple[list[int], list[int]]:
@@ -511,7 +513,7 @@ class Document:
         _, furniture = self._native.block_pages()
         return (
             [i for i, (first, last) in enumerate(self._body_spans()) if self._pages_of(first, last, wanted)],
-            [i for i, p in enumerate(effective_pages(furniture)) if p in wanted],
+            [i for i, keep in enumerate(furniture_on_pages(furniture, wanted)) if keep],
         )
 
     def _table_markdown(self, pages: str | None) -> list[str]:
@@ -541,7 +543,15 @@ class Document:
         # Pages: rendered natively from the model cut to those pages, as the Python view over
         # `_ir_of_pages(pages)` (tests/test_views_native.py compares them).
         wanted = sorted(parse_pages(pages, self.page_count))
-        return self._native.to_markdown(include_furniture, self._selection(pages), wanted)[0]
+        selection = self._selection(pages)
+        markdown = self._native.to_markdown(include_furniture, selection, wanted)[0]
+        if not selection[0] or not markdown.strip():
+            # Nothing of the body shows there as Markdown: say what is printed (a picture, a
+            # drawing) or that the page is blank, as extract_text does, rather than nothing.
+            markdown = (
+                f"{self._page_note(selection[0])}\n\n{markdown}" if markdown else f"{self._page_note(selection[0])}\n"
+            )
+        return markdown
 
     def to_html(self, include_css: bool = False, include_furniture: bool = False, pages: str | None = None) -> str:
         """A complete, valid HTML5 document."""
@@ -552,7 +562,18 @@ class Document:
             return self._native.to_html(include_css, include_furniture)
         # Pages: as for to_markdown.
         wanted = sorted(parse_pages(pages, self.page_count))
-        return self._native.to_html(include_css, include_furniture, self._selection(pages), wanted)
+        selection = self._selection(pages)
+        html = self._native.to_html(include_css, include_furniture, selection, wanted)
+        if not selection[0]:
+            html = html.replace("<main>\n", f'<main>\n<p class="hwp-blank-page">{BLANK_PAGE}</p>\n', 1)
+        return html
+
+    def _page_note(self, blocks: list[int]) -> str:
+        """What a page shows when none of its ``blocks`` (top-level body indices) has text: the
+        kinds of object printed there (``[picture]``), or that it is blank."""
+        kinds = self._native.block_pages()[0]
+        shown = dict.fromkeys(f"[{kinds[i][0].replace('_', ' ')}]" for i in blocks if kinds[i][0] != "paragraph")
+        return "\n".join(shown) or BLANK_PAGE
 
 
 def parse(source: str | os.PathLike[str] | bytes, password: str | None = None, *, strict: bool = False) -> Document:

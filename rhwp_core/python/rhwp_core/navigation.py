@@ -303,6 +303,35 @@ def effective_pages(pages: Iterable[int | None]) -> list[int]:
     return out
 
 
+def furniture_on_pages(items: Sequence[tuple[str, str | None, int | None]], wanted: frozenset[int]) -> list[bool]:
+    """Which furniture items ``(kind, applies_to, page)`` belong to the ``wanted`` pages.
+
+    A page header or footer is printed on every page from the one it is defined on until another
+    of its kind for the same pages (``both``, ``odd`` or ``even``) replaces it, so a page shows the
+    one in force there, wherever it was defined; a note or memo belongs to its own page
+    (``effective_pages``).
+    """
+    placed = effective_pages(page for _, _, page in items)
+    keep = [False] * len(items)
+    # For each kind, the items in force on odd and on even pages, as (from page, item) in order.
+    slots: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for i, ((kind, applies_to, _), page) in enumerate(zip(items, placed, strict=True)):
+        if kind not in ("header", "footer"):
+            keep[i] = page in wanted
+            continue
+        for parity in (1, 0):
+            if applies_to in (None, "both") or applies_to == ("odd" if parity else "even"):
+                slots.setdefault((kind, parity), []).append((page, i))
+    for (_, parity), runs in slots.items():
+        for p in wanted:
+            if p % 2 != parity:
+                continue
+            current = [i for start, i in runs if start <= p]
+            if current:
+                keep[current[-1]] = True
+    return keep
+
+
 def block_spans(first_pages: Iterable[int | None], last_pages: Iterable[int | None]) -> list[tuple[int, int]]:
     """Each top-level block's first and last page: its own (``effective_pages``) and the last its
     content runs on to (a table laid out over several pages ends on its last row's page)."""

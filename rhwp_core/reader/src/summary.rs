@@ -14,6 +14,12 @@ pub struct Counts {
     pub fields: u64,
     pub other_objects: u64,
     pub characters: u64,
+    /// Tracked deletions (runs marked deleted), left out of every text and view.
+    #[serde(skip)]
+    pub deleted_runs: u64,
+    /// Their characters.
+    #[serde(skip)]
+    pub deleted_characters: u64,
 }
 
 impl Counts {
@@ -29,6 +35,10 @@ impl Counts {
                 self.paragraphs += 1;
                 self.fields += p.fields.len() as u64;
                 self.characters += p.text.chars().count() as u64;
+                for run in p.runs.iter().filter(|r| r.is_deleted()) {
+                    self.deleted_runs += 1;
+                    self.deleted_characters += run.text.chars().count() as u64;
+                }
             }
             Block::Table(t) => {
                 self.tables += 1;
@@ -98,6 +108,10 @@ pub fn summarize(doc: &Document) -> Summary {
         counts.add_blocks(&s.blocks);
     }
     let furniture = |k: &str| doc.furniture.iter().filter(|f| f.kind == k).count() as u64;
+    let mut warnings = doc.warnings.clone();
+    if let Some(warning) = deletion_warning(doc, &counts) {
+        warnings.push(warning);
+    }
     Summary {
         format: crate::formats::name(doc.format),
         version: doc.version.get().to_string(),
@@ -127,6 +141,24 @@ pub fn summarize(doc: &Document) -> Summary {
         created: doc.metadata.created.clone(),
         modified: doc.metadata.modified.clone(),
         bin_data: doc.bin_data.len() as u64,
-        warnings: doc.warnings.clone(),
+        warnings,
     }
+}
+
+/// A document with tracked deletions reads as its final text: what was deleted is in no text or
+/// view, so the reader is told how much was left out and where it still is.
+fn deletion_warning(doc: &Document, body: &Counts) -> Option<String> {
+    let mut all = Counts::default();
+    for furniture in &doc.furniture {
+        all.add_blocks(&furniture.blocks);
+    }
+    let runs = body.deleted_runs + all.deleted_runs;
+    let characters = body.deleted_characters + all.deleted_characters;
+    (runs > 0).then(|| {
+        format!(
+            "{runs} tracked deletion(s) ({characters} characters) left out of the text and views, \
+             which show the document as changed; get_ir keeps the deleted text (runs whose \
+             change.kind is \"deleted\")"
+        )
+    })
 }

@@ -34,6 +34,12 @@ def _load(path: str) -> Document:
     return rhwp_core.load(path, password=current_password())
 
 
+_FURNITURE = (
+    "Also render the page headers and footers, each distinct one once: headers before the body, footers "
+    "after it (with pages, the ones printed on those pages). Foot- and endnotes are always included."
+)
+
+
 # Keyed on the Document object: rhwp_core.load returns the same object while the file is unchanged.
 @functools.lru_cache(maxsize=8)
 def _markdown(doc: Document, include_furniture: bool, pages: str | None) -> str:
@@ -47,7 +53,7 @@ def _html(doc: Document, include_css: bool, include_furniture: bool, pages: str 
 
 def to_markdown(
     path: FilePath,
-    include_furniture: Annotated[bool, Field(description="Also render page headers and footers.")] = False,
+    include_furniture: Annotated[bool, Field(description=_FURNITURE)] = False,
     offset: Offset = 0,
     max_chars: MaxChars = None,
     pages: Pages = None,
@@ -72,7 +78,7 @@ def to_markdown(
 def to_html(
     path: FilePath,
     include_css: Annotated[bool, Field(description="Add a small stylesheet that makes tables readable.")] = False,
-    include_furniture: Annotated[bool, Field(description="Also render page headers and footers.")] = False,
+    include_furniture: Annotated[bool, Field(description=_FURNITURE)] = False,
     offset: Offset = 0,
     max_chars: MaxChars = None,
     pages: Pages = None,
