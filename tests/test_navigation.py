@@ -113,6 +113,10 @@ def _all_blocks(session: PackSession, doc: Path, **args: Any) -> list[dict[str, 
     return out
 
 
+def _block_keys(blocks: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(b["kind"], b["provenance"], b.get("rows"), b.get("cols")) for b in blocks]
+
+
 # What a page's text says beside the document's own: which rows of a table running over pages
 # it holds, that its only content is a picture (or another object without text), or that it is
 # blank.
@@ -160,10 +164,14 @@ def test_pages_select_exactly_their_blocks(session: PackSession, doc: Path) -> N
         assert [b for b in singles if b["kind"] != "table"] == [b for b in whole if b["kind"] != "table"]
         if "[cut at" not in body:
             assert "\n".join(t for t in texts if t) == body
-    # A range is the pages it names, in order.
+    # A range is the pages it names, in order: the blocks of each, a table running from page 1
+    # on to page 2 once (each page gives its rows; the range, the rows of both).
     if pages >= 2:
-        both = _all_blocks(session, doc, pages="1-2")
-        assert both == _all_blocks(session, doc, pages="1") + _all_blocks(session, doc, pages="2")
+        first, second = _all_blocks(session, doc, pages="1"), _all_blocks(session, doc, pages="2")
+        expected = _block_keys(first) + _block_keys(second)
+        if first and second and first[-1]["kind"] == "table" and _block_keys(first[-1:]) == _block_keys(second[:1]):
+            del expected[len(first)]
+        assert _block_keys(_all_blocks(session, doc, pages="1-2")) == expected
     error = session.call("extract_text", path=str(doc), pages=f"{pages + 1}-{pages + 5}")
     assert error["error"] == "invalid_input" and str(pages) in error["suggestion"]
     assert session.call("extract_text", path=str(doc), pages="3-1")["error"] == "invalid_input"

@@ -8,6 +8,8 @@
 /// column. Tables nested in the cell add their own pages.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CellLines {
+    /// Lines counted (a cell of several lines may be cut between them at a page's end).
+    pub count: u32,
     /// Pages the cell runs on to beyond the one it starts on.
     pub extra: u32,
     prev: Option<(i32, i32)>,
@@ -18,6 +20,7 @@ pub struct CellLines {
 impl CellLines {
     #[inline]
     pub fn line(&mut self, vpos: i32, hpos: i32) {
+        self.count = self.count.saturating_add(1);
         if let Some((pv, ph)) = self.prev {
             if vpos < pv && hpos <= ph {
                 self.extra += 1;
@@ -73,6 +76,90 @@ impl TablePages {
             best.push(if with > prev.0 { (with, last) } else { prev });
         }
         best[self.cells.len()]
+    }
+}
+
+/// How far above the page's end a table's last laid-out height may stop and still be one that
+/// the page break cut (a row that did not fit leaves this much at most, about a line and a half
+/// of 10-point text; HWPUNIT).
+pub const BREAK_SLACK: i64 = 2_000;
+
+/// How a table that flows with the text sits on its first page, from its object properties.
+#[derive(Debug, Clone, Copy)]
+pub struct TableAnchor {
+    /// Treated as a character (its top is its line's).
+    pub inline: bool,
+    /// Placed relative to its paragraph (else to the page or paper: it does not flow).
+    pub paragraph_relative: bool,
+    pub vertical_offset: i64,
+    /// The height it was last laid out with (on its first page when it runs on).
+    pub stored_height: i64,
+}
+
+impl TableAnchor {
+    /// Where the table's top is on its first page, anchored on a line at `line_vpos` (with
+    /// `room_above` it between the line before and it, when known), when its
+    /// rows need laying out against a body `body` high: None when it does not flow with the
+    /// text (placed on the page or the paper, it stays where it is put, even past the body) or
+    /// ends clear above the page's end (all on this page, whatever heights its cells were
+    /// given: a cell's stored height can exceed what its row was laid out at).
+    pub fn top(&self, line_vpos: i64, room_above: Option<i64>, body: i64) -> Option<i64> {
+        let top = if self.inline {
+            line_vpos
+        } else if self.paragraph_relative {
+            // Text flows above and below such a table: an anchor line with room above it (from
+            // the line before) for the whole table was pushed below it, so the table lies
+            // wholly above it on this page. (One that moved to the next page leaves no room:
+            // its anchor line follows the line before.)
+            let needs = self.vertical_offset.saturating_add(self.stored_height);
+            if room_above.is_some_and(|room| room >= needs) {
+                return None;
+            }
+            line_vpos + self.vertical_offset
+        } else {
+            return None;
+        };
+        (top.saturating_add(self.stored_height)
+            .saturating_add(BREAK_SLACK)
+            >= body)
+            .then_some(top)
+    }
+}
+
+/// Where a table anchored on a line goes: the pages it adds after that line's page (the more of
+/// what its cells' lines show and what its rows' heights against the page show), where its
+/// content ends on its last page, the page (from its first) each row starts on when it runs
+/// on, and whether the page count moves on by it at all: a table beside the text (not a
+/// character) that moves whole to the next page leaves the text after its anchor on this page,
+/// whose lines then show the page themselves.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TablePlacement {
+    pub extra: u32,
+    pub last: Option<i32>,
+    pub row_pages: Option<Vec<u32>>,
+    pub counts: bool,
+}
+
+impl TablePlacement {
+    /// From the cells' lines (`TablePages::finish`) and the rows laid out (`TableRows::layout`).
+    pub fn new(lines: (u32, Option<i32>), rows: Option<RowPages>, inline: bool) -> Self {
+        let (mut extra, mut last) = lines;
+        if let Some(r) = rows.as_ref().filter(|r| r.extra > extra) {
+            extra = r.extra;
+            last = Some(r.end.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32);
+        }
+        let moved_whole = rows
+            .as_ref()
+            .is_some_and(|r| r.row_page.iter().all(|&p| p == extra));
+        let row_pages = rows
+            .filter(|_| extra > 0)
+            .map(|r| r.row_page.iter().map(|&p| p.min(extra)).collect());
+        Self {
+            extra,
+            last,
+            row_pages,
+            counts: inline || !moved_whole,
+        }
     }
 }
 
@@ -345,5 +432,72 @@ mod tests {
         t.cell(7, 1, 100, false, 1);
         t.cell(0, 9, 100, false, 1);
         assert!(t.layout(0, 1000, true, false, false).is_some());
+    }
+
+    fn anchor(inline: bool, paragraph_relative: bool) -> TableAnchor {
+        TableAnchor {
+            inline,
+            paragraph_relative,
+            vertical_offset: 300,
+            stored_height: 6_000,
+        }
+    }
+
+    #[test]
+    fn a_table_flowing_with_the_text_starts_at_its_line() {
+        // As a character: at its line's top; relative to its paragraph: offset from there.
+        assert_eq!(anchor(true, false).top(60_000, None, 64_000), Some(60_000));
+        assert_eq!(anchor(false, true).top(60_000, None, 64_000), Some(60_300));
+        // Placed on the page or the paper: it stays where it is put.
+        assert_eq!(anchor(false, false).top(60_000, None, 64_000), None);
+        // Ending clear above the page's end: all on this page, no rows to lay out.
+        assert_eq!(anchor(true, false).top(10_000, None, 64_000), None);
+    }
+
+    #[test]
+    fn a_table_lies_above_an_anchor_line_pushed_below_it() {
+        // Text above and below: 6,500 free above the anchor line holds the 6,300 the table
+        // needs, so 한글 laid it out there, on this page.
+        assert_eq!(anchor(false, true).top(62_000, Some(6_500), 64_000), None);
+        // No such room (the line follows the one before): the table starts at the line.
+        assert_eq!(
+            anchor(false, true).top(62_000, Some(800), 64_000),
+            Some(62_300)
+        );
+        // A table set as a character is in its line, never above it.
+        assert_eq!(
+            anchor(true, false).top(62_000, Some(9_000), 64_000),
+            Some(62_000)
+        );
+    }
+
+    #[test]
+    fn a_placement_takes_the_more_pages_of_lines_and_rows() {
+        let rows = |row_page: Vec<u32>, extra: u32| RowPages {
+            row_page,
+            extra,
+            end: 500,
+        };
+        // Rows show more pages than the lines: theirs, with each row's page.
+        let placed = TablePlacement::new((0, None), Some(rows(vec![0, 1, 2], 2)), true);
+        assert_eq!(
+            placed,
+            TablePlacement {
+                extra: 2,
+                last: Some(500),
+                row_pages: Some(vec![0, 1, 2]),
+                counts: true
+            }
+        );
+        // Lines show more: theirs, the rows' pages capped at them.
+        let placed = TablePlacement::new((3, Some(7)), Some(rows(vec![0, 1, 2], 2)), true);
+        assert_eq!((placed.extra, placed.last), (3, Some(7)));
+        // All on one page: no row pages.
+        let placed = TablePlacement::new((0, None), Some(rows(vec![0, 0], 0)), true);
+        assert_eq!(placed.row_pages, None);
+        // Beside the text and moved whole to the next page: the text after it shows the page.
+        let placed = TablePlacement::new((0, None), Some(rows(vec![1, 1], 1)), false);
+        assert!(!placed.counts && placed.row_pages == Some(vec![1, 1]));
+        assert!(TablePlacement::new((0, None), Some(rows(vec![1, 1], 1)), true).counts);
     }
 }

@@ -31,7 +31,9 @@
 use super::doc_info::{DocInfo, HeadKind};
 use super::fields;
 use super::record::{ctrl_id, subtree_end, tag, Reader, Record};
-use crate::common::lines::{CellLines, RowPages, TablePages, TableRows};
+use crate::common::lines::{
+    CellLines, RowPages, TableAnchor, TablePages, TablePlacement, TableRows,
+};
 use crate::limits::{Limits, MAX_OPEN_FIELDS};
 use crate::model::{
     Block, Field, Furniture, ListMarker, PageDefinition, Paragraph, Provenance, Run, Section,
@@ -606,25 +608,15 @@ impl<'a> Ctx<'a> {
             let next = chunks.peek().map_or(u32::MAX, |n| Reader::new(n).u32());
             while let Some(&(_, c, extra, last)) = tables.peek().filter(|t| t.0 < next) {
                 // Rows that moved wholly to a next page show only in the rows' heights
-                // against the page: the table adds the more pages of the two.
+                // against the page (`TablePlacement`).
                 let rows = self.table_rows(c, subtree_end(self.recs, c), vpos);
-                let (extra, last) = match &rows {
-                    Some(rows) if rows.extra > extra => (rows.extra, Some(clamp_i32(rows.end))),
-                    _ => (extra, last),
-                };
-                // A table placed beside the text (not treated as a character) that
-                // moves whole to the next page leaves the text after its anchor on this
-                // page: the page is then counted where that text's lines fall back.
-                let floating = Reader::at(self.data(c), 4).u32() & 1 == 0;
-                let moved_whole = rows
-                    .as_ref()
-                    .is_some_and(|r| r.row_page.iter().all(|&p| p == extra));
-                if let Some(rows) = rows.filter(|_| extra > 0) {
-                    let row_pages = rows.row_page.iter().map(|&p| p.min(extra)).collect();
+                let inline = Reader::at(self.data(c), 4).u32() & 1 != 0;
+                let placed = TablePlacement::new((extra, last), rows, inline);
+                if let Some(row_pages) = placed.row_pages {
                     self.row_pages.insert(c, row_pages);
                 }
-                if !(floating && moved_whole) {
-                    pages.table(extra, last);
+                if placed.counts {
+                    pages.table(placed.extra, placed.last);
                 }
                 tables.next();
             }
@@ -676,27 +668,22 @@ impl<'a> Ctx<'a> {
         // its vertical offset is relative to: paper, page, paragraph), vertical offset.
         let mut h = Reader::at(self.data(c), 4);
         let property = h.u32();
-        let offset = i64::from(h.i32());
+        let vertical_offset = i64::from(h.i32());
         h.skip(8);
-        let stored_height = i64::from(h.u32());
-        // Only a table that flows with the text breaks over pages: treated as a character or
-        // placed relative to its paragraph. One placed on the paper or the page stays where it
-        // is put, even reaching past the body into the margins.
-        let top = if property & 1 != 0 {
-            i64::from(line_vpos)
-        } else if (property >> 3) & 3 == 2 {
-            i64::from(line_vpos) + offset
-        } else {
-            return None;
-        };
-        // The height the table was last laid out with (on its first page, when it runs on):
-        // a table that ends clear above the page's end is all on this page, whatever heights its
-        // cells were given (a cell's stored height can exceed what its row was laid out at).
-        if top + stored_height + BREAK_SLACK < self.body.1 {
-            return None;
-        }
         let level = self.recs[c].level + 1;
-        let mut rows: Option<(TableRows, u32)> = None;
+        // Table property: bits 0-1 how it breaks at a page's end (0: it does not, it moves
+        // whole; 1: between rows; 2: inside rows too), bit 2 its header rows repeat on each page.
+        let table_property = (c + 1..end)
+            .find(|&j| self.recs[j].tag == tag::TABLE && self.recs[j].level == level)
+            .map_or(0, |j| Reader::new(self.data(j)).u32());
+        let anchor = TableAnchor {
+            inline: property & 1 != 0,
+            paragraph_relative: (property >> 3) & 3 == 2,
+            vertical_offset,
+            stored_height: i64::from(h.u32()),
+        };
+        let top = anchor.top(i64::from(line_vpos), None, self.body.1)?;
+        let mut rows: Option<TableRows> = None;
         // The cell being read (row, rows spanned, height, header) and its lines so far.
         let mut cell: Option<(u32, u32, u32, bool)> = None;
         let mut lines = 0u32;
@@ -710,12 +697,10 @@ impl<'a> Ctx<'a> {
             }
             match r.tag {
                 tag::TABLE => {
-                    let mut t = Reader::new(self.data(j));
-                    let table_property = t.u32();
-                    rows = Some((TableRows::new(u32::from(t.u16())), table_property));
+                    rows = Some(TableRows::new(u32::from(Reader::at(self.data(j), 4).u16())));
                 }
                 tag::LIST_HEADER => {
-                    if let (Some((table, _)), Some((row, span, height, header))) =
+                    if let (Some(table), Some((row, span, height, header))) =
                         (rows.as_mut(), cell.take())
                     {
                         table.cell(row, span, height, header, lines);
@@ -737,13 +722,10 @@ impl<'a> Ctx<'a> {
                 _ => {}
             }
         }
-        if let (Some((table, _)), Some((row, span, height, header))) = (rows.as_mut(), cell) {
+        if let (Some(table), Some((row, span, height, header))) = (rows.as_mut(), cell) {
             table.cell(row, span, height, header, lines);
         }
-        let (table, table_property) = rows?;
-        // Table property: bits 0-1 how it breaks at a page's end (0: it does not, it moves
-        // whole; 1: between rows; 2: inside rows too), bit 2 its header rows repeat on each page.
-        table.layout(
+        rows?.layout(
             top,
             self.body.1,
             table_property & 3 != 0,
@@ -1433,11 +1415,6 @@ fn seg_position(seg: &[u8]) -> (i32, i32) {
     (vpos, r.i32())
 }
 
-/// How far above the page's end a table's last laid-out height may stop and still be one that
-/// the page break cut (a row that did not fit leaves this much at most, about a line and a half
-/// of 10-point text; HWPUNIT).
-const BREAK_SLACK: i64 = 2_000;
-
 /// The body area's top and height from a PAGE_DEF record: width, height, left, right, top,
 /// bottom, header, footer, gutter (HWPUNIT, u32 each), then the property (bit 0: landscape,
 /// the paper turned so width and height swap places).
@@ -1451,10 +1428,6 @@ fn body_area(page_def: &[u8]) -> (i64, i64) {
     let landscape = r.u32() & 1 != 0;
     let tall = if landscape { width } else { height };
     (top + header, (tall - top - bottom - header - footer).max(0))
-}
-
-fn clamp_i32(v: i64) -> i32 {
-    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 #[cfg(test)]

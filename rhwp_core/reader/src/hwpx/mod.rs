@@ -190,6 +190,11 @@ fn read_package(pkg: &mut Package<'_>, options: &Options) -> Result<Document> {
     }
     doc.furniture.append(&mut memos);
     doc.pages = state.has_layout.then_some(state.page.max(1));
+    if let Some(last) = doc.pages.filter(|&last| state.furthest_row_page > last) {
+        for section in &mut doc.sections {
+            crate::owpml::section::clamp_pages(&mut section.blocks, last);
+        }
+    }
     // The sections looked styles up by id; the list itself is the model's.
     doc.styles = header.style_list();
     Ok(doc)

@@ -28,6 +28,7 @@ mod fields;
 mod notes;
 mod objects;
 mod pages;
+pub use pages::clamp_pages;
 mod paragraph;
 mod table;
 #[cfg(test)]
@@ -67,6 +68,12 @@ pub struct DocState {
     column: u32,
     /// Vertical position of the previous section-level line segment.
     prev_vertpos: Option<i64>,
+    /// Where the previous line ends (its position, height and spacing), and the room between
+    /// the line before it and it.
+    prev_bottom: Option<i64>,
+    room_above: Option<i64>,
+    /// The furthest page a table's rows were laid out on (`pages::clamp_pages`).
+    pub furthest_row_page: u32,
     /// Per numbering id, the current number at each level (`numbering::Counters`).
     list_counters: HashMap<u32, Counters>,
     footnotes: u32,
@@ -109,9 +116,11 @@ struct ParaBuilder {
     section_level: bool,
     /// Directly in a table cell: its lines say where the cell runs on to another page.
     in_cell: bool,
-    /// Tables anchored here that run on to further pages: (position, pages, where they end),
-    /// counted after the line holding them.
-    pending_tables: Vec<(u32, u32, Option<i32>)>,
+    /// Tables anchored here whose pages are counted after the line holding them.
+    pending_tables: Vec<pages::PendingTable>,
+    /// Tables of this paragraph laid out over several pages: (index among `objects`, the page
+    /// from the table's first each row starts on); their cells' blocks get their row's page.
+    row_pages: Vec<(usize, Vec<u32>)>,
     /// Where this paragraph's first line starts (section-level paragraphs).
     start_page: Option<u32>,
     saw_lineseg: bool,
@@ -183,6 +192,8 @@ struct Parser<'a> {
     first_para_in_section: bool,
     /// The lines of each open table cell, innermost last.
     cell_lines: Vec<crate::common::lines::CellLines>,
+    /// The height of the section's body area (paper less margins, header and footer), 0 unknown.
+    body_height: i64,
 }
 
 pub fn parse(text: &[u8], input: &SectionInput<'_>, state: &mut DocState) -> Result<SectionOutput> {
@@ -287,6 +298,7 @@ impl<'a> Parser<'a> {
             columns: 1,
             first_para_in_section: true,
             cell_lines: Vec::new(),
+            body_height: 0,
         }
     }
 
@@ -439,6 +451,8 @@ impl<'a> Parser<'a> {
             "tc" => self.open_cell(e, depth),
             "cellAddr" => self.cell_addr(e),
             "cellSpan" => self.cell_span(e),
+            "cellSz" => self.cell_size(e),
+            "pos" if matches!(self.top(), Some(Frame::Table(_))) => self.table_position(e),
             "caption" => self.open_caption(depth),
             "pic" => self.open_object(
                 depth,

@@ -201,6 +201,9 @@ impl Parser<'_> {
 
     #[inline]
     pub(super) fn size(&mut self, name: &str, e: &Tag<'_, '_>) {
+        if name == "sz" && matches!(self.top(), Some(Frame::Table(_))) {
+            return self.table_size(e);
+        }
         let [w, h] = attrs_u32(e, ["width", "height"]).map(|v| v.unwrap_or(0));
         match self.top() {
             Some(Frame::Object(o)) if name == "sz" || !o.sized => {

@@ -4,7 +4,7 @@
 //! Paragraph block followed by the blocks of the objects anchored in it.
 
 use super::fields::is_deleted;
-use super::pages::set_page;
+use super::pages::{set_page, set_row_pages};
 use super::{Frame, ParaBuilder, Parser};
 use crate::model::CharFormat;
 use crate::model::{Block, ListMarker, Paragraph, Provenance, Run};
@@ -103,6 +103,7 @@ impl Parser<'_> {
             section_level,
             in_cell,
             pending_tables: Vec::new(),
+            row_pages: Vec::new(),
             start_page,
             saw_lineseg: false,
             open_fields: Vec::new(),
@@ -257,6 +258,7 @@ impl Parser<'_> {
             section_level,
             start_page,
             fields,
+            row_pages,
             ..
         } = p;
         let provenance = Provenance {
@@ -268,10 +270,10 @@ impl Parser<'_> {
         };
         // A paragraph whose text was all deleted (tracked) still shows its deleted runs, and
         // one that holds only an empty click-here field still holds the field.
-        if !text.is_empty()
+        let shown = !text.is_empty()
             || fields.iter().any(|f| f.kind != "bookmark")
-            || runs.iter().any(|(_, r)| is_deleted(r))
-        {
+            || runs.iter().any(|(_, r)| is_deleted(r));
+        if shown {
             let runs = run_texts(&text, runs);
             self.emit(Block::Paragraph(Paragraph {
                 text,
@@ -292,6 +294,15 @@ impl Parser<'_> {
             let page = start_page;
             let mark = self.blocks_mark.min(self.section.blocks.len());
             set_page(&mut self.section.blocks[mark..], page);
+            // The objects follow the paragraph's own block (when it has one), in order.
+            let first_object = mark + usize::from(shown);
+            for (object, rows) in &row_pages {
+                if let Some(Block::Table(table)) =
+                    self.section.blocks.get_mut(first_object + object)
+                {
+                    set_row_pages(table, page, rows);
+                }
+            }
             let fmark = self.furniture_mark.min(self.furniture.len());
             let mmark = self.memos_mark.min(self.memos.len());
             for f in self.furniture[fmark..]

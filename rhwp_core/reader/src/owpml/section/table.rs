@@ -2,10 +2,11 @@
 //! grid for cells written without one), spans, and the Table block they
 //! close into.
 
+use super::pages::{PendingTable, TableFlow};
 use super::{Frame, Parser};
-use crate::common::lines::{CellLines, TablePages};
+use crate::common::lines::{CellLines, TableAnchor, TablePages, TableRows};
 use crate::model::{Block, Provenance, Table, TableCell};
-use crate::owpml::xml::{attr, attr_flag, attrs_u32, Tag};
+use crate::owpml::xml::{attr, attr_flag, attrs, attrs_u32, parse_u32, Tag};
 use crate::Result;
 
 pub(super) struct TableBuilder {
@@ -20,6 +21,10 @@ pub(super) struct TableBuilder {
     provenance: Provenance,
     /// Cells whose lines run on to further pages.
     pages: TablePages,
+    /// A section-level table: its rows, to lay out on pages (`pages::TableFlow`).
+    flow: Option<Box<TableFlow>>,
+    /// The height (`cellSz`) of the cell being read.
+    cell_height: u32,
 }
 
 impl Parser<'_> {
@@ -28,6 +33,23 @@ impl Parser<'_> {
         self.enter_object()?;
         let provenance = self.provenance_here();
         let [rows, cols] = attrs_u32(e, ["rowCnt", "colCnt"]);
+        let flow = self.para_mut().is_some_and(|p| p.section_level).then(|| {
+            let [page_break, repeat] = attrs(e, ["pageBreak", "repeatHeader"]);
+            let page_break = page_break.as_deref().unwrap_or("CELL");
+            Box::new(TableFlow {
+                rows: TableRows::new(rows.unwrap_or(0)),
+                // Until its `pos` says otherwise: 한글's default, a table set as a character.
+                anchor: TableAnchor {
+                    inline: true,
+                    paragraph_relative: false,
+                    vertical_offset: 0,
+                    stored_height: 0,
+                },
+                splits: page_break != "NONE",
+                inside_rows: page_break == "TABLE",
+                repeat_header: repeat.as_deref() == Some("1"),
+            })
+        });
         self.push(
             depth,
             Frame::Table(Box::new(TableBuilder {
@@ -39,9 +61,48 @@ impl Parser<'_> {
                 caption: Vec::new(),
                 provenance,
                 pages: TablePages::default(),
+                flow,
+                cell_height: 0,
             })),
         );
         Ok(())
+    }
+
+    /// The table's `pos`: how it sits (as a character, or relative to what, how far down).
+    #[inline]
+    pub(super) fn table_position(&mut self, e: &Tag<'_, '_>) {
+        if let Some(Frame::Table(t)) = self.top() {
+            if let Some(flow) = t.flow.as_mut() {
+                let [inline, relative_to, offset] =
+                    attrs(e, ["treatAsChar", "vertRelTo", "vertOffset"]);
+                flow.anchor.inline = inline.as_deref() == Some("1");
+                flow.anchor.paragraph_relative = relative_to.as_deref() == Some("PARA");
+                flow.anchor.vertical_offset = offset
+                    .and_then(|v| v.trim().parse::<i64>().ok())
+                    .unwrap_or(0);
+            }
+        }
+    }
+
+    /// The table's `sz`: the height it was last laid out with.
+    #[inline]
+    pub(super) fn table_size(&mut self, e: &Tag<'_, '_>) {
+        if let Some(Frame::Table(t)) = self.top() {
+            if let Some(flow) = t.flow.as_mut() {
+                let height = attr(e, "height").and_then(|v| parse_u32(&v)).unwrap_or(0);
+                flow.anchor.stored_height = i64::from(height);
+            }
+        }
+    }
+
+    /// A cell's `cellSz`: its height, for its row.
+    #[inline]
+    pub(super) fn cell_size(&mut self, e: &Tag<'_, '_>) {
+        let height = attr(e, "height").and_then(|v| parse_u32(&v)).unwrap_or(0);
+        // The cell is on top; its table just below.
+        if let [.., (_, Frame::Table(t)), (_, Frame::Cell(_))] = self.stack.as_mut_slice() {
+            t.cell_height = height;
+        }
     }
 
     #[inline]
@@ -102,15 +163,21 @@ impl Parser<'_> {
             caption,
             provenance,
             pages,
+            flow,
             ..
         } = t;
-        // A table that runs on to further pages adds them after the line anchoring it.
-        let (extra, last) = pages.finish();
-        if extra > 0 {
+        // A table that runs on to further pages adds them after the line anchoring it; one
+        // of the section's may, by its rows' heights.
+        let lines = pages.finish();
+        if lines.0 > 0 || flow.is_some() {
             if let Some(p) = self.para_mut() {
-                // Its position in the line segments' units (a control is 8 of them).
-                let pos = p.chars + 8 * p.objects.len() as u32;
-                p.pending_tables.push((pos, extra, last));
+                let object = p.objects.len();
+                p.pending_tables.push(PendingTable {
+                    position: p.chars + 8 * object as u32,
+                    lines,
+                    flow,
+                    object,
+                });
             }
         }
         cells.sort_by_key(|c| (c.row, c.col));
@@ -130,6 +197,11 @@ impl Parser<'_> {
         let lines = self.cell_lines.pop().unwrap_or_default();
         if let Some(Frame::Table(t)) = self.top() {
             t.pages.cell(c.row, c.row_span, &lines);
+            let height = std::mem::take(&mut t.cell_height);
+            if let Some(flow) = t.flow.as_mut() {
+                flow.rows
+                    .cell(c.row, c.row_span, height, c.header, lines.count);
+            }
             t.next_col = c.col.saturating_add(c.col_span);
             t.cells.push(c);
         }
