@@ -16,14 +16,26 @@
 //! - the field's CTRL_HEADER: property bit 15 (the field was edited; 한글 sets it on the fields
 //!   it fills, as `dirty` in HWPX) set for a value, cleared for an empty one (the guide shows).
 //!
-//! Not written here (refused or left unmatched, see `common::fill`): cells (named or labelled),
-//! fields over several paragraphs, distribution and password-protected documents.
+//!
+//! A table cell (named, or the empty neighbour of a label cell) gets its paragraphs replaced by
+//! one paragraph per line of the value, as a cell 한글 typed into holds them (Enter starts a
+//! paragraph): each a copy of the cell's first PARA_HEADER (paragraph shape, style) with its
+//! counts set, a PARA_TEXT of the line and the paragraph end (none for an empty line: 한글 writes
+//! an empty paragraph without one), a PARA_CHAR_SHAPE giving the whole line the shape at the
+//! start of the cell's first paragraph, and no line layout; the last keeps the "last paragraph
+//! of its list" bit (bit 31 of the character count) the cell's last paragraph had, and the cell's
+//! LIST_HEADER counts the paragraphs. A cell already holding exactly the value is left as it is.
+//!
+//! Not written here (refused or left unmatched, see `common::fill`): form controls, fields over
+//! several paragraphs, distribution and password-protected documents.
 
 use super::body::{ctrl_class, CtrlClass};
 use super::container::Container;
 use super::fields;
 use super::record::{self, ctrl_id, frame, tag, Record};
-use crate::common::fill::{self, Address, CellAt, FieldSite, FormMap, Output, Place, Value};
+use crate::common::fill::{
+    self, Address, CellAt, CellSite, FieldSite, FormMap, Output, Place, Value,
+};
 use crate::{Error, ErrorCode, Options, Result};
 use std::io::{Cursor, Read, Write};
 
@@ -222,6 +234,196 @@ fn find_fields(
     Ok(())
 }
 
+/// A table cell found in a section stream: its LIST_HEADER and its paragraphs' PARA_HEADERs
+/// (at the LIST_HEADER's level, each followed by its own records).
+struct CellRecords {
+    section: usize,
+    list: usize,
+    paragraphs: Vec<usize>,
+}
+
+/// The text of one paragraph (a line break as `\n`, a tab as itself) and whether it holds only
+/// text: no control (object, field, form control) and no record beside its text, shapes, line
+/// layout and range tags.
+fn paragraph_text(recs: &[Record], data: &[u8], header: usize) -> (String, bool) {
+    let level = recs[header].level;
+    let mut text = String::new();
+    let mut text_only = true;
+    for r in &recs[header + 1..record::subtree_end(recs, header)] {
+        if r.level != level + 1 {
+            continue;
+        }
+        match r.tag {
+            tag::PARA_TEXT => {
+                let mut all = units(r.data(data));
+                if all.last() == Some(&13) {
+                    all.pop();
+                }
+                let (shown, other) = content_text(&all);
+                text = shown;
+                text_only &= !other;
+            }
+            tag::PARA_CHAR_SHAPE | tag::PARA_LINE_SEG | tag::PARA_RANGE_TAG => {}
+            _ => text_only = false,
+        }
+    }
+    (text, text_only)
+}
+
+/// The table cells of one section stream, with the map's view of each (grid place, spans, name,
+/// text). A table's caption list (before its TABLE record) is no cell.
+fn find_cells(s: usize, section: &Section, map: &mut FormMap, sites: &mut Vec<CellRecords>) {
+    let recs = &section.records;
+    let data = &section.data;
+    let mut top = 0u32;
+    let mut current_top = 0u32;
+    // Open tables: (the `tbl ` CTRL_HEADER's level, the table's number, its TABLE record seen).
+    let mut tables: Vec<(u16, usize, bool)> = Vec::new();
+    let mut next_table = 0usize;
+    // The cells open around the current record (a cell's paragraphs share its level).
+    let mut chain: Vec<(u16, CellAt)> = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        tables.retain(|t| t.0 < r.level);
+        chain.retain(|(level, _)| {
+            *level < r.level || (*level == r.level && r.tag == tag::PARA_HEADER)
+        });
+        match r.tag {
+            tag::PARA_HEADER if r.level == 0 => {
+                current_top = top;
+                top += 1;
+            }
+            tag::CTRL_HEADER if &ctrl_id(r.data(data)) == b"tbl " => {
+                tables.push((r.level, next_table, false));
+                next_table += 1;
+            }
+            tag::TABLE => {
+                if let Some(t) = tables.last_mut().filter(|t| t.0 + 1 == r.level) {
+                    t.2 = true;
+                }
+            }
+            tag::LIST_HEADER => {
+                let Some(&(_, table, true)) = tables.last().filter(|t| t.0 + 1 == r.level) else {
+                    continue;
+                };
+                let head = r.data(data);
+                let mut rd = record::Reader::at(head, 8);
+                let (col, row) = (rd.u16() as u32, rd.u16() as u32);
+                let (col_span, row_span) = (rd.u16() as u32, rd.u16() as u32);
+                chain.push((r.level, CellAt { row, col }));
+                let mut paragraphs = Vec::new();
+                let mut j = i + 1;
+                while j < recs.len() && recs[j].tag == tag::PARA_HEADER && recs[j].level == r.level
+                {
+                    paragraphs.push(j);
+                    j = record::subtree_end(recs, j);
+                }
+                let mut lines = Vec::with_capacity(paragraphs.len());
+                let mut text_only = !paragraphs.is_empty();
+                for &p in &paragraphs {
+                    let (line, only) = paragraph_text(recs, data, p);
+                    lines.push(line);
+                    text_only &= only;
+                }
+                map.cells.push(CellSite {
+                    table: s << 32 | table,
+                    row,
+                    col,
+                    row_span: row_span.max(1),
+                    col_span: col_span.max(1),
+                    name: fields::cell_field_name(head),
+                    text: lines.join("\n"),
+                    text_only,
+                    address: Address {
+                        part: section.path.clone(),
+                        section: section.index,
+                        paragraph: current_top,
+                        cells: chain.iter().map(|(_, c)| *c).collect(),
+                    },
+                });
+                sites.push(CellRecords {
+                    section: s,
+                    list: i,
+                    paragraphs,
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A cell's new content: its LIST_HEADER with the paragraph count, and the records of one
+/// paragraph per line of `text` (see the module notes), replacing the records from its first
+/// paragraph to the end of its last.
+struct CellEdit {
+    list: usize,
+    list_header: Vec<u8>,
+    from: usize,
+    to: usize,
+    records: Vec<u8>,
+}
+
+fn edit_cell(section: &Section, cell: &CellRecords, text: &str) -> Option<CellEdit> {
+    let recs = &section.records;
+    let data = &section.data;
+    let (&first, &last) = (cell.paragraphs.first()?, cell.paragraphs.last()?);
+    let level = recs[first].level;
+    let template = recs[first].data(data);
+    let last_in_list = u32_at(recs[last].data(data), 0) & 0x8000_0000;
+    // The shape at the start of the cell's first paragraph: what a value typed there would take.
+    let shape = recs[first + 1..record::subtree_end(recs, first)]
+        .iter()
+        .find(|r| r.level == level + 1 && r.tag == tag::PARA_CHAR_SHAPE)
+        .map(|r| u32_at(r.data(data), 4));
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut records = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        let mut text_units = value_units(line);
+        let mut header = template.to_vec();
+        let last_bit = if k + 1 == lines.len() {
+            last_in_list
+        } else {
+            0
+        };
+        put_u32(&mut header, 0, last_bit | (text_units.len() as u32 + 1));
+        // The control mask names the control characters the text holds: here a tab at most.
+        let mask = if line.contains('\t') { 1 << 9 } else { 0 };
+        put_u32(&mut header, 4, mask);
+        put_u16(&mut header, 12, u16::from(shape.is_some()));
+        put_u16(&mut header, 14, 0);
+        put_u16(&mut header, 16, 0);
+        if k > 0 {
+            // A paragraph of its own, not a copy of the first one's instance.
+            put_u32(&mut header, 18, 0);
+        }
+        record_header(tag::PARA_HEADER, level, header.len(), &mut records);
+        records.extend_from_slice(&header);
+        if !text_units.is_empty() {
+            text_units.push(13);
+            let bytes: Vec<u8> = text_units.iter().flat_map(|u| u.to_le_bytes()).collect();
+            record_header(tag::PARA_TEXT, level + 1, bytes.len(), &mut records);
+            records.extend_from_slice(&bytes);
+        }
+        if let Some(id) = shape {
+            record_header(tag::PARA_CHAR_SHAPE, level + 1, 8, &mut records);
+            records.extend_from_slice(&0u32.to_le_bytes());
+            records.extend_from_slice(&id.to_le_bytes());
+        }
+    }
+    let mut list_header = recs[cell.list].data(data).to_vec();
+    put_u16(
+        &mut list_header,
+        0,
+        lines.len().min(u16::MAX as usize) as u16,
+    );
+    Some(CellEdit {
+        list: cell.list,
+        list_header,
+        from: first,
+        to: record::subtree_end(recs, last),
+        records,
+    })
+}
+
 /// The value as paragraph-text units: a line feed is a line break, a tab the tab control.
 fn value_units(text: &str) -> Vec<u16> {
     let mut out = Vec::with_capacity(text.len());
@@ -404,8 +606,9 @@ fn record_header(tag: u16, level: u16, size: usize, out: &mut Vec<u8>) {
 }
 
 /// The section stream with the edits applied: edited records re-framed, the line layout of an
-/// edited paragraph dropped, every other record copied as it was.
-fn rewrite(section: &Section, edits: &[(usize, Edit)]) -> Vec<u8> {
+/// edited paragraph dropped, a filled cell's paragraphs replaced, every other record copied as
+/// it was.
+fn rewrite(section: &Section, edits: &[(usize, Edit)], cells: &[CellEdit]) -> Vec<u8> {
     let recs = &section.records;
     let data = &section.data;
     let mut replaced: std::collections::HashMap<usize, &[u8]> = std::collections::HashMap::new();
@@ -442,9 +645,19 @@ fn rewrite(section: &Section, edits: &[(usize, Edit)]) -> Vec<u8> {
             replaced.insert(*c, head);
         }
     }
+    let mut spans: std::collections::HashMap<usize, &CellEdit> = std::collections::HashMap::new();
+    for cell in cells {
+        replaced.insert(cell.list, &cell.list_header);
+        spans.insert(cell.from, cell);
+    }
     let mut out = Vec::with_capacity(data.len() + 256);
+    let mut skip_to = 0;
     for (j, r) in recs.iter().enumerate() {
-        if dropped.contains(&j) {
+        if let Some(cell) = spans.get(&j) {
+            out.extend_from_slice(&cell.records);
+            skip_to = cell.to;
+        }
+        if j < skip_to || dropped.contains(&j) {
             continue;
         }
         let body = replaced.get(&j).copied().unwrap_or_else(|| r.data(data));
@@ -497,8 +710,10 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
     }
     let mut map = FormMap::default();
     let mut sites = Vec::new();
+    let mut cell_sites = Vec::new();
     for (s, section) in sections.iter().enumerate() {
         find_fields(s, section, &mut map, &mut sites)?;
+        find_cells(s, section, &mut map, &mut cell_sites);
     }
     let (targets, plan) = fill::resolve(&map, values)?;
     let mut changed_parts = Vec::new();
@@ -518,14 +733,25 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
                     .push((site, t.text.as_str()));
             }
         }
-        if by_para.is_empty() {
+        let mut cells = Vec::new();
+        for t in &targets {
+            let Place::Cell(i) = t.place else { continue };
+            let (Some(cell), Some(site)) = (cell_sites.get(i), map.cells.get(i)) else {
+                continue;
+            };
+            // Holding the value already, the cell is left as it is (a refill changes nothing).
+            if cell.section == s && site.text != t.text {
+                cells.extend(edit_cell(section, cell, &t.text));
+            }
+        }
+        if by_para.is_empty() && cells.is_empty() {
             continue;
         }
         let edits: Vec<(usize, Edit)> = by_para
             .iter()
             .map(|(h, list)| (*h, edit_paragraph(section, list)))
             .collect();
-        let new = rewrite(section, &edits);
+        let new = rewrite(section, &edits, &cells);
         if new == section.data {
             continue;
         }

@@ -1,0 +1,446 @@
+//! Filling HWP 5.0 table cells (named, or beside a label): the value becomes the cell's
+//! paragraphs, the records stay consistent, every stream but the changed section is kept.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+use rhwp_reader::common::fill::Value;
+use rhwp_reader::formats::fill;
+use rhwp_reader::model::{for_each_block, Block};
+use rhwp_reader::{read, Options};
+use std::io::Read;
+
+mod common;
+use common::{record, utf16, CTRL_HEADER, LIST_HEADER, TABLE};
+
+const PARA_HEADER: u16 = 66;
+const PARA_TEXT: u16 = 67;
+const PARA_CHAR_SHAPE: u16 = 68;
+const PARA_LINE_SEG: u16 = 69;
+
+fn text(v: &str) -> Value {
+    Value::Text(v.into())
+}
+
+/// The regulatory-review form (규제심사안): named cells, label cells, a table in a cell.
+fn review_form() -> Vec<u8> {
+    std::fs::read(common::fixtures().join("hwp/rhwp-nested-cell-pagination.hwp")).unwrap()
+}
+
+/// Every stream of a compound file, by path.
+fn streams(bytes: &[u8]) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes)).unwrap();
+    let paths: Vec<_> = c
+        .walk()
+        .filter(|e| e.is_stream())
+        .map(|e| e.path().to_path_buf())
+        .collect();
+    paths
+        .into_iter()
+        .map(|p| {
+            let mut v = Vec::new();
+            c.open_stream(&p).unwrap().read_to_end(&mut v).unwrap();
+            (p.to_string_lossy().trim_start_matches('/').to_string(), v)
+        })
+        .collect()
+}
+
+/// Every table cell of the document as (row, col, name, paragraph texts), tables in cells too.
+fn cells(bytes: &[u8]) -> Vec<(u32, u32, Option<String>, Vec<String>)> {
+    let doc = read(bytes, &Options::default()).unwrap();
+    let mut out = Vec::new();
+    for section in &doc.sections {
+        for_each_block(&section.blocks, &mut |b| {
+            if let Block::Table(t) = b {
+                for c in &t.cells {
+                    let lines = c
+                        .blocks
+                        .iter()
+                        .filter_map(|b| match b {
+                            Block::Paragraph(p) => Some(p.text.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    out.push((c.row, c.col, c.field_name.clone(), lines));
+                }
+            }
+        });
+    }
+    out
+}
+
+fn assert_only_section_changed(blank: &[u8], filled: &[u8]) {
+    let (a, b) = (streams(blank), streams(filled));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (k, v) in &a {
+        if k != "BodyText/Section0" {
+            assert_eq!(v, &b[k], "{k} changed");
+        }
+    }
+    assert_ne!(a["BodyText/Section0"], b["BodyText/Section0"]);
+}
+
+#[test]
+fn named_and_labelled_cells_of_a_real_form_are_filled_and_nothing_else_changes() {
+    let blank = review_form();
+    let values = [
+        // A named cell holding text: replaced, as the HWPX writer replaces it.
+        (
+            "reg_nm_cnts2".to_string(),
+            text("사실확인 기능 보완\n둘째 줄"),
+        ),
+        // Labels in a table inside a cell: the empty cell below each (the right one is full).
+        ("현행".to_string(), text("a<b & c>d\t탭 漢字 😀")),
+        ("개정안".to_string(), text("")),
+    ];
+    let out = fill(&blank, &values, &Options::default()).unwrap();
+    assert!(out.plan.unmatched.is_empty(), "{:?}", out.plan);
+    assert!(out.plan.ambiguous.is_empty(), "{:?}", out.plan);
+    let kinds: Vec<&str> = out.plan.filled.iter().map(|f| f.kind).collect();
+    assert_eq!(kinds, ["cell", "label", "label"]);
+    assert_eq!(
+        out.plan.filled[0].before,
+        "공익침해행위 피신고자 등에 대한 사실확인 기능 보완"
+    );
+    let nested = &out.plan.filled[1].address.cells;
+    assert_eq!(nested.len(), 2, "a table in a cell: {nested:?}");
+    assert_eq!((nested[1].row, nested[1].col), (1, 0), "below the label");
+    assert_eq!(out.changed_parts, vec!["BodyText/Section0".to_string()]);
+    let filled = out.bytes.unwrap();
+    assert_only_section_changed(&blank, &filled);
+
+    let (before, after) = (cells(&blank), cells(&filled));
+    assert_eq!(before.len(), after.len());
+    let named = after
+        .iter()
+        .find(|c| c.2.as_deref() == Some("reg_nm_cnts2"))
+        .unwrap();
+    assert_eq!(named.3, ["사실확인 기능 보완", "둘째 줄"]);
+    assert!(after
+        .iter()
+        .any(|c| (c.0, c.1) == (1, 0) && c.3 == ["a<b & c>d\t탭 漢字 😀"]));
+    let changed: Vec<_> = before
+        .iter()
+        .zip(&after)
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a.2.clone())
+        .collect();
+    assert_eq!(changed.len(), 2, "only the two written cells: {changed:?}");
+
+    // The same values again: the cells hold them already, nothing is written.
+    let again = fill(&filled, &values, &Options::default()).unwrap();
+    assert!(again.bytes.is_none());
+    assert_eq!(again.plan.filled[0].before, "사실확인 기능 보완\n둘째 줄");
+}
+
+#[test]
+fn a_cell_holding_a_table_is_not_written_and_an_unknown_label_is_unmatched() {
+    let out = fill(
+        &review_form(),
+        &[
+            ("cmpar_chart".to_string(), text("x")),
+            ("없는 항목".to_string(), text("x")),
+            ("reg_nm_cnts2".to_string(), Value::Flag(true)),
+        ],
+        &Options::default(),
+    );
+    assert_eq!(
+        out.err().map(|e| e.code),
+        Some(rhwp_reader::ErrorCode::InvalidInput),
+        "true/false is no cell text"
+    );
+    let out = fill(
+        &review_form(),
+        &[
+            ("cmpar_chart".to_string(), text("x")),
+            ("없는 항목".to_string(), text("x")),
+        ],
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(out.bytes.is_none());
+    assert_eq!(out.plan.unmatched, ["cmpar_chart", "없는 항목"]);
+    assert!(out.plan.warnings[0].contains("not only text"));
+}
+
+/// A paragraph at `level` with its header's character count, optional text (ending in 13),
+/// a character shape and a line segment, as 한글 writes them.
+fn paragraph(level: u16, line: &str, last: bool, shape: u32) -> Vec<u8> {
+    let units = line.encode_utf16().count() as u32 + 1;
+    let mut head = vec![0u8; 24];
+    let count = units | if last { 0x8000_0000 } else { 0 };
+    head[..4].copy_from_slice(&count.to_le_bytes());
+    head[8..10].copy_from_slice(&3u16.to_le_bytes()); // paragraph shape
+    head[12..14].copy_from_slice(&1u16.to_le_bytes());
+    head[16..18].copy_from_slice(&1u16.to_le_bytes());
+    head[18..22].copy_from_slice(&0x8000_0007u32.to_le_bytes());
+    let mut v = record(PARA_HEADER, level, &head);
+    if !line.is_empty() {
+        let mut t = utf16(line);
+        t.extend_from_slice(&13u16.to_le_bytes());
+        v.extend(record(PARA_TEXT, level + 1, &t));
+    }
+    let mut cs = 0u32.to_le_bytes().to_vec();
+    cs.extend_from_slice(&shape.to_le_bytes());
+    v.extend(record(PARA_CHAR_SHAPE, level + 1, &cs));
+    v.extend(record(PARA_LINE_SEG, level + 1, &[0u8; 36]));
+    v
+}
+
+/// A cell's LIST_HEADER (4-byte paragraph count, property, address, spans) and its paragraphs.
+fn cell(level: u16, row: u16, col: u16, spans: (u16, u16), lines: &[&str]) -> Vec<u8> {
+    named_cell(level, row, col, spans, lines, None)
+}
+
+/// A cell as `cell`, with a field name (after the fixed part, flag 0xFF and a parameter set).
+fn named_cell(
+    level: u16,
+    row: u16,
+    col: u16,
+    spans: (u16, u16),
+    lines: &[&str],
+    name: Option<&str>,
+) -> Vec<u8> {
+    let mut d = (lines.len() as u32).to_le_bytes().to_vec();
+    d.extend_from_slice(&[0u8; 4]);
+    for x in [col, row, spans.1, spans.0] {
+        d.extend_from_slice(&x.to_le_bytes());
+    }
+    d.extend_from_slice(&[0u8; 22]);
+    if let Some(name) = name {
+        d.push(0xFF);
+        d.extend(common::name_set(name));
+    }
+    let mut v = record(LIST_HEADER, level, &d);
+    for (k, line) in lines.iter().enumerate() {
+        v.extend(paragraph(level, line, k + 1 == lines.len(), 5 + row as u32));
+    }
+    v
+}
+
+/// A table control at `level` (in a paragraph at `level - 1`): its CTRL_HEADER, TABLE and cells.
+fn table(level: u16, rows: u16, cols: u16, cells: Vec<u8>) -> Vec<u8> {
+    let mut v = common::ctrl_header(level, b"tbl ", &[0u8; 40]);
+    let mut t = vec![0u8; 4];
+    t.extend_from_slice(&rows.to_le_bytes());
+    t.extend_from_slice(&cols.to_le_bytes());
+    t.extend_from_slice(&[0u8; 10]);
+    v.extend(record(TABLE, level + 1, &t));
+    v.extend(cells);
+    v
+}
+
+/// A paragraph at `level` holding one table (its extended control character).
+fn table_paragraph(level: u16, last: bool, tbl: Vec<u8>) -> Vec<u8> {
+    let mut head = vec![0u8; 24];
+    head[..4].copy_from_slice(&(9u32 | if last { 0x8000_0000 } else { 0 }).to_le_bytes());
+    head[4..8].copy_from_slice(&(1u32 << 11).to_le_bytes());
+    let mut v = record(PARA_HEADER, level, &head);
+    let mut t = common::ctrl_char(11, b"tbl ");
+    t.extend_from_slice(&13u16.to_le_bytes());
+    v.extend(record(PARA_TEXT, level + 1, &t));
+    v.extend(tbl);
+    v
+}
+
+/// A 신청서: an outer table whose cell (1,0) holds an inner table; a label over two merged
+/// columns; an empty cell whose paragraph has no text record.
+fn application_form() -> Vec<u8> {
+    let inner = table(
+        3,
+        1,
+        2,
+        [
+            cell(4, 0, 0, (1, 1), &["연락처"]),
+            cell(4, 0, 1, (1, 1), &[""]),
+        ]
+        .concat(),
+    );
+    let outer_cells = [
+        cell(2, 0, 0, (1, 2), &["신 청 인 :"]),
+        named_cell(2, 0, 2, (1, 1), &[""], Some("applicant")),
+        {
+            let mut c = common::record(LIST_HEADER, 2, &{
+                let mut d = 1u32.to_le_bytes().to_vec();
+                d.extend_from_slice(&[0u8; 4]);
+                for x in [0u16, 1, 3, 1] {
+                    d.extend_from_slice(&x.to_le_bytes());
+                }
+                d.extend_from_slice(&[0u8; 22]);
+                d
+            });
+            c.extend(table_paragraph(2, true, inner));
+            c
+        },
+    ]
+    .concat();
+    let outer = table(1, 2, 3, outer_cells);
+    let mut section = paragraph(0, "신청서", false, 0);
+    section.extend(table_paragraph(0, false, outer));
+    section.extend(paragraph(0, "끝", true, 0));
+    common::hwp_file(0, &[], &[&section])
+}
+
+/// The records of a section stream: (tag, level, data).
+fn records(section: &[u8]) -> Vec<(u16, u16, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at + 4 <= section.len() {
+        let word = u32::from_le_bytes(section[at..at + 4].try_into().unwrap());
+        let (tag, level) = ((word & 0x3FF) as u16, ((word >> 10) & 0x3FF) as u16);
+        let mut size = (word >> 20) as usize;
+        at += 4;
+        if size == 0xFFF {
+            size = u32::from_le_bytes(section[at..at + 4].try_into().unwrap()) as usize;
+            at += 4;
+        }
+        out.push((tag, level, section[at..at + size].to_vec()));
+        at += size;
+    }
+    out
+}
+
+fn u32_at(d: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(d[at..at + 4].try_into().unwrap())
+}
+
+#[test]
+fn a_multi_line_value_becomes_paragraphs_with_consistent_records() {
+    let blank = application_form();
+    let out = fill(
+        &blank,
+        &[
+            ("신청인".to_string(), text("홍길동\n\n서울\t종로")),
+            ("연락처".to_string(), text("010-1234-5678")),
+        ],
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(out.plan.unmatched.is_empty(), "{:?}", out.plan);
+    let by_key: Vec<_> = out
+        .plan
+        .filled
+        .iter()
+        .map(|f| (f.key.as_str(), f.address.cells.clone()))
+        .collect();
+    assert_eq!(by_key[0].1.len(), 1);
+    assert_eq!(
+        (by_key[0].1[0].row, by_key[0].1[0].col),
+        (0, 2),
+        "past the label's two merged columns"
+    );
+    assert_eq!(by_key[1].1.len(), 2, "the inner table's cell");
+    let filled = out.bytes.unwrap();
+    let section = streams(&filled)["BodyText/Section0"].clone();
+    let recs = records(&section);
+    // The merged label's neighbour: its LIST_HEADER counts three paragraphs now.
+    let list = recs
+        .iter()
+        .position(|r| r.0 == LIST_HEADER && r.2[8..12] == [2, 0, 0, 0])
+        .unwrap();
+    assert_eq!(u32_at(&recs[list].2, 0), 3);
+    let paras: Vec<usize> = (list + 1..recs.len())
+        .take_while(|&j| recs[j].1 > 2 || recs[j].0 == PARA_HEADER)
+        .filter(|&j| recs[j].0 == PARA_HEADER)
+        .collect();
+    assert_eq!(paras.len(), 3);
+    let counts: Vec<u32> = paras.iter().map(|&j| u32_at(&recs[j].2, 0)).collect();
+    assert_eq!(
+        counts,
+        [4, 1, 0x8000_0000 | 13],
+        "text + end; only the last is last"
+    );
+    assert_eq!(
+        u32_at(&recs[paras[2]].2, 4),
+        1 << 9,
+        "the tab in the control mask"
+    );
+    for &j in &paras {
+        let head = &recs[j].2;
+        assert_eq!(head[8..10], [3, 0], "the paragraph shape kept");
+        assert_eq!(head[12..14], [1, 0], "one character shape");
+        assert_eq!(head[16..18], [0, 0], "no line layout");
+    }
+    let children: Vec<u16> = recs[paras[0]..paras[1]].iter().map(|r| r.0).collect();
+    assert_eq!(children, [PARA_HEADER, PARA_TEXT, PARA_CHAR_SHAPE]);
+    let children: Vec<u16> = recs[paras[1]..paras[2]].iter().map(|r| r.0).collect();
+    assert_eq!(
+        children,
+        [PARA_HEADER, PARA_CHAR_SHAPE],
+        "an empty line has no text"
+    );
+    assert_eq!(
+        u32_at(&recs[paras[0] + 2].2, 4),
+        5,
+        "the shape the cell had at its start"
+    );
+    let mut tab = utf16("서울");
+    for u in [9u16, 0, 0, 0, 0, 0, 0, 9] {
+        tab.extend_from_slice(&u.to_le_bytes());
+    }
+    tab.extend(utf16("종로"));
+    tab.extend_from_slice(&13u16.to_le_bytes());
+    assert_eq!(recs[paras[2] + 1].2, tab);
+
+    let after = cells(&filled);
+    assert!(after
+        .iter()
+        .any(|c| c.3 == ["홍길동", "", "서울\t종로"] || c.3 == ["홍길동", "서울\t종로"]));
+    assert!(after.iter().any(|c| c.3 == ["010-1234-5678"]));
+    // Every paragraph outside the two cells reads as before.
+    let texts = |b: &[u8]| -> Vec<Vec<String>> {
+        cells(b)
+            .into_iter()
+            .filter(|c| !c.3.iter().all(String::is_empty))
+            .map(|c| c.3)
+            .collect()
+    };
+    assert_eq!(texts(&blank).len() + 2, texts(&filled).len());
+
+    // Emptying the cell again gives one empty paragraph, as 한글 writes an empty cell.
+    let emptied = fill(
+        &filled,
+        &[("applicant".to_string(), text(""))],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(emptied.plan.filled[0].kind, "cell");
+    let recs = records(&streams(&emptied.bytes.unwrap())["BodyText/Section0"]);
+    let list = recs
+        .iter()
+        .position(|r| r.0 == LIST_HEADER && r.2[8..12] == [2, 0, 0, 0])
+        .unwrap();
+    assert_eq!(u32_at(&recs[list].2, 0), 1);
+    assert_eq!(recs[list + 1].0, PARA_HEADER);
+    assert_eq!(u32_at(&recs[list + 1].2, 0), 0x8000_0001);
+    assert_eq!(recs[list + 2].0, PARA_CHAR_SHAPE);
+    assert_eq!(recs[list + 3].0, LIST_HEADER, "the next cell follows");
+}
+
+#[test]
+fn a_label_found_twice_is_ambiguous() {
+    let doubled = {
+        let t = table(
+            1,
+            1,
+            4,
+            [
+                cell(2, 0, 0, (1, 1), &["성명"]),
+                cell(2, 0, 1, (1, 1), &[""]),
+                cell(2, 0, 2, (1, 1), &["성 명"]),
+                cell(2, 0, 3, (1, 1), &[""]),
+            ]
+            .concat(),
+        );
+        let section = table_paragraph(0, true, t);
+        common::hwp_file(0, &[], &[&section])
+    };
+    let out = fill(
+        &doubled,
+        &[("성명".to_string(), text("홍길동"))],
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(out.bytes.is_none());
+    assert_eq!(out.plan.ambiguous.len(), 1);
+    assert_eq!(out.plan.ambiguous[0].candidates.len(), 2);
+    let _ = CTRL_HEADER;
+}
