@@ -444,3 +444,199 @@ fn a_label_found_twice_is_ambiguous() {
     assert_eq!(out.plan.ambiguous[0].candidates.len(), 2);
     let _ = CTRL_HEADER;
 }
+
+const FORM_OBJECT: u16 = 91;
+
+fn wstr(key: &str, v: &str) -> String {
+    format!("{key}:wstring:{}:{v}", v.encode_utf16().count())
+}
+
+/// A Hancom-like property string: CommonSet (Name), CharShapeSet, then the kind's set; every
+/// set's length in UTF-16 units.
+fn form_props(name: &str, set_name: &str, kind_set: &str) -> String {
+    let set = |s: &str| format!("{}:{s}", s.encode_utf16().count());
+    let common = format!(
+        "{} ForeColor:int:0 GroupName:wstring:0: TabStop:bool:1 ",
+        wstr("Name", name)
+    );
+    format!(
+        "CommonSet:set:{} CharShapeSet:set:{} {set_name}:set:{} ",
+        set(&common),
+        set("CharShapeID:int:0 FollowContext:bool:0 "),
+        set(kind_set)
+    )
+}
+
+/// A FORM_OBJECT payload: the type id twice, the string's length (u16, two zero bytes), the
+/// string (u16 length + UTF-16).
+fn form_object(type_id: &[u8; 4], props: &str) -> Vec<u8> {
+    let n = props.encode_utf16().count() as u32;
+    let mut d = vec![type_id[3], type_id[2], type_id[1], type_id[0]];
+    d.extend_from_slice(&[type_id[3], type_id[2], type_id[1], type_id[0]]);
+    d.extend_from_slice(&n.to_le_bytes());
+    d.extend(common::wstring(props));
+    d
+}
+
+/// A section of one paragraph holding the given form objects (type id, property string).
+fn form_section(objects: &[([u8; 4], String)]) -> Vec<u8> {
+    let mut text = utf16("양식 ");
+    for _ in objects {
+        text.extend(common::ctrl_char(11, b"form"));
+    }
+    text.extend_from_slice(&13u16.to_le_bytes());
+    let mut head = vec![0u8; 24];
+    head[..4].copy_from_slice(&(0x8000_0000 | (text.len() / 2) as u32).to_le_bytes());
+    let mut s = record(PARA_HEADER, 0, &head);
+    s.extend(record(PARA_TEXT, 1, &text));
+    for (id, props) in objects {
+        let mut common = b"mrof".to_vec();
+        common.extend_from_slice(&[0u8; 42]);
+        s.extend(record(CTRL_HEADER, 1, &common));
+        s.extend(record(FORM_OBJECT, 2, &form_object(id, props)));
+    }
+    s
+}
+
+fn controls(bytes: &[u8]) -> Vec<(String, String, Option<bool>, Option<String>)> {
+    let doc = read(bytes, &Options::default()).unwrap();
+    let mut out = Vec::new();
+    for section in &doc.sections {
+        for_each_block(&section.blocks, &mut |b| {
+            if let Block::FormControl(f) = b {
+                out.push((
+                    f.control.clone(),
+                    f.name.clone().unwrap_or_default(),
+                    f.checked,
+                    f.value.clone(),
+                ));
+            }
+        });
+    }
+    out
+}
+
+#[test]
+fn form_controls_are_set_in_their_property_strings() {
+    let button = |name: &str, caption: &str, value: u8, group: Option<&str>| {
+        let group = group.map_or(String::new(), |g| format!("{} ", wstr("RadioGroupName", g)));
+        form_props(
+            name,
+            "ButtonSet",
+            &format!("{} {group}Value:int:{value} ", wstr("Caption", caption)),
+        )
+    };
+    let objects = vec![
+        (*b"+cbt", button("동의", "동의함", 0, None)),
+        (*b"+rbt", button("남", "남", 1, Some("성별"))),
+        (*b"+rbt", button("여", "여", 0, Some("성별"))),
+        (
+            *b"+cob",
+            form_props(
+                "지역",
+                "ComboBoxSet",
+                &format!(
+                    "ListBoxRows:int:4 {} EditEnable:bool:1 ",
+                    wstr("Text", "서울")
+                ),
+            ),
+        ),
+        (
+            *b"+edt",
+            form_props(
+                "전화",
+                "EditSet",
+                &format!("{} MultiLine:bool:0 ", wstr("Text", "")),
+            ),
+        ),
+        // A checkbox whose properties hold no Value item: not set, said.
+        (
+            *b"+cbt",
+            form_props("빈칸", "ButtonSet", &format!("{} ", wstr("Caption", "x"))),
+        ),
+    ];
+    let blank = common::hwp_file(0, &[], &[&form_section(&objects)]);
+    let values = [
+        ("동의".to_string(), Value::Flag(true)),
+        ("여".to_string(), Value::Flag(true)),
+        ("지역".to_string(), text("부산광역시 해운대구")),
+        ("전화".to_string(), text("010-1234-5678 <&> 😀")),
+        ("빈칸".to_string(), Value::Flag(true)),
+    ];
+    let out = fill(&blank, &values, &Options::default()).unwrap();
+    let kinds: Vec<(&str, &str)> = out
+        .plan
+        .filled
+        .iter()
+        .map(|f| (f.kind, f.before.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("checkbox", "false"),
+            ("radio", "false"),
+            ("combo_box", "서울"),
+            ("edit", "")
+        ]
+    );
+    assert_eq!(out.plan.unmatched, ["빈칸"]);
+    assert!(
+        out.plan.warnings[0].contains("no Value item"),
+        "{:?}",
+        out.plan
+    );
+    let filled = out.bytes.unwrap();
+    let got = controls(&filled);
+    assert_eq!(got[0].2, Some(true));
+    assert_eq!(
+        (got[1].2, got[2].2),
+        (Some(false), Some(true)),
+        "one of a group"
+    );
+    assert_eq!(got[3].3.as_deref(), Some("부산광역시 해운대구"));
+    assert_eq!(got[4].3.as_deref(), Some("010-1234-5678 <&> 😀"));
+    // The sets around each changed item are re-counted: every item after them still reads.
+    let doc = read(&filled, &Options::default()).unwrap();
+    let mut captions = Vec::new();
+    for_each_block(&doc.sections[0].blocks, &mut |b| {
+        if let Block::FormControl(f) = b {
+            captions.push(f.caption.clone());
+        }
+    });
+    assert_eq!(captions[0].as_deref(), Some("동의함"));
+    let section = streams(&filled)["BodyText/Section0"].clone();
+    let mut keys = Vec::new();
+    for (tag, _, data) in records(&section) {
+        if tag == FORM_OBJECT {
+            let n = u16::from_le_bytes([data[8], data[9]]) as usize;
+            assert_eq!(u16::from_le_bytes([data[12], data[13]]) as usize, n);
+            assert_eq!(data.len(), 14 + 2 * n, "the string's two lengths agree");
+            let props = String::from_utf16(
+                &data[14..]
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+            keys.extend(
+                rhwp_reader::hwp5::fields::properties(&props)
+                    .into_iter()
+                    .map(|(k, _)| k),
+            );
+        }
+    }
+    // The items after a changed one, in its set and after it, still read.
+    for after in ["MultiLine", "EditEnable", "TabStop", "FollowContext"] {
+        assert!(keys.iter().any(|k| k == after), "{after}: {keys:?}");
+    }
+    // Unticking: the checkbox's Value goes back to 0; the same values again change nothing.
+    let again = fill(&filled, &values[..4], &Options::default()).unwrap();
+    assert!(again.bytes.is_none());
+    let off = fill(
+        &filled,
+        &[("동의".to_string(), Value::Flag(false))],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(controls(&off.bytes.unwrap())[0].2, Some(false));
+}

@@ -26,8 +26,16 @@
 //! of its list" bit (bit 31 of the character count) the cell's last paragraph had, and the cell's
 //! LIST_HEADER counts the paragraphs. A cell already holding exactly the value is left as it is.
 //!
-//! Not written here (refused or left unmatched, see `common::fill`): form controls, fields over
-//! several paragraphs, distribution and password-protected documents.
+//!
+//! A form control's FORM_OBJECT record keeps its property string (`CommonSet:set:N:…
+//! ButtonSet:set:N:… Value:int:1 …`): the item holding its state is rewritten — `Value` (1 ticked,
+//! 0 not) for a checkbox or radio button, `Text` for an edit, combo or list box — and every set
+//! around it re-counted (a set's length is in UTF-16 units), as are the record's two copies of
+//! the string's length; a radio button ticked clears the others of its group.
+//!
+//! Not written here (refused or left unmatched, see `common::fill`): fields over several
+//! paragraphs, a control whose properties hold no such item, distribution and
+//! password-protected documents.
 
 use super::body::{ctrl_class, CtrlClass};
 use super::container::Container;
@@ -270,9 +278,18 @@ fn paragraph_text(recs: &[Record], data: &[u8], header: usize) -> (String, bool)
     (text, text_only)
 }
 
-/// The table cells of one section stream, with the map's view of each (grid place, spans, name,
-/// text). A table's caption list (before its TABLE record) is no cell.
-fn find_cells(s: usize, section: &Section, map: &mut FormMap, sites: &mut Vec<CellRecords>) {
+/// The table cells and form controls of one section stream, with the map's view of each (a
+/// cell's grid place, spans, name and text; a control's kind, name and state). A table's
+/// caption list (before its TABLE record) is no cell. A control whose property string lacks the
+/// item its value goes in is not listed (a warning says so).
+fn find_cells(
+    s: usize,
+    section: &Section,
+    map: &mut FormMap,
+    sites: &mut Vec<CellRecords>,
+    controls: &mut Vec<ControlRecord>,
+    warnings: &mut Vec<String>,
+) {
     let recs = &section.records;
     let data = &section.data;
     let mut top = 0u32;
@@ -300,6 +317,51 @@ fn find_cells(s: usize, section: &Section, map: &mut FormMap, sites: &mut Vec<Ce
                 if let Some(t) = tables.last_mut().filter(|t| t.0 + 1 == r.level) {
                     t.2 = true;
                 }
+            }
+            tag::FORM_OBJECT => {
+                let control = fields::form_control(r.data(data));
+                let kind = match control.control.as_str() {
+                    "checkbox" => "checkbox",
+                    "radio" => "radio",
+                    "edit" => "edit",
+                    "combo_box" => "combo_box",
+                    "list_box" => "list_box",
+                    _ => continue,
+                };
+                let name = control.name.clone().unwrap_or_default();
+                let (props, _) = form_properties(r.data(data));
+                let item = control_item(kind);
+                if !fields::properties(&String::from_utf16_lossy(&props))
+                    .iter()
+                    .any(|(n, _)| n == item)
+                {
+                    warnings.push(format!(
+                        "{kind} \"{name}\" is not set: its properties hold no {item} item (not written in HWP 5.0 yet)"
+                    ));
+                    continue;
+                }
+                let value = match control.checked {
+                    Some(on) => on.to_string(),
+                    None => control.value.clone().unwrap_or_default(),
+                };
+                map.controls.push(fill::ControlSite {
+                    kind,
+                    name,
+                    value,
+                    // HWP 5.0 keeps no list of a combo or list box's choices with the control.
+                    options: Vec::new(),
+                    group: control.group.clone(),
+                    address: Address {
+                        part: section.path.clone(),
+                        section: section.index,
+                        paragraph: current_top,
+                        cells: chain.iter().map(|(_, c)| *c).collect(),
+                    },
+                });
+                controls.push(ControlRecord {
+                    section: s,
+                    record: i,
+                });
             }
             tag::LIST_HEADER => {
                 let Some(&(_, table, true)) = tables.last().filter(|t| t.0 + 1 == r.level) else {
@@ -349,6 +411,119 @@ fn find_cells(s: usize, section: &Section, map: &mut FormMap, sites: &mut Vec<Ce
             _ => {}
         }
     }
+}
+
+/// A form control's FORM_OBJECT record in a section stream.
+struct ControlRecord {
+    section: usize,
+    record: usize,
+}
+
+/// The property-string item a control's value is kept in: `Value` (0 or 1) for a checkbox or
+/// radio button, `Text` for an edit, combo or list box.
+fn control_item(kind: &str) -> &'static str {
+    match kind {
+        "checkbox" | "radio" => "Value",
+        _ => "Text",
+    }
+}
+
+/// A FORM_OBJECT's property string (UTF-16 units) and where it starts: after the type id twice
+/// (8 bytes), the string's length (u16) and two zero bytes, the string (u16 length + units).
+fn form_properties(data: &[u8]) -> (Vec<u16>, usize) {
+    let n = data
+        .get(12..14)
+        .map_or(0, |b| u16::from_le_bytes([b[0], b[1]]) as usize);
+    let end = (14 + 2 * n).min(data.len());
+    (units(data.get(14..end).unwrap_or(&[])), end)
+}
+
+/// The property string with the first item named `name` (depth first) given `value`, every set
+/// holding it re-counted; every other item as it was written. `done` tells whether it was found.
+fn with_property(u: &[u16], name: &str, value: &str, done: &mut bool) -> Vec<u16> {
+    let find = |from: usize, c: u8| {
+        u.get(from..)
+            .and_then(|rest| rest.iter().position(|&x| x == c as u16))
+            .map(|p| from + p)
+    };
+    let mut out = Vec::with_capacity(u.len() + value.len());
+    let mut pos = 0usize;
+    while pos < u.len() {
+        if u[pos] == b' ' as u16 {
+            out.push(u[pos]);
+            pos += 1;
+            continue;
+        }
+        let parsed = find(pos, b':').and_then(|c1| find(c1 + 1, b':').map(|c2| (c1, c2)));
+        let Some((c1, c2)) = parsed else { break };
+        let item = String::from_utf16_lossy(&u[pos..c1]);
+        let kind = String::from_utf16_lossy(&u[c1 + 1..c2]);
+        let hit = !*done && item == name;
+        if kind == "set" || kind == "wstring" {
+            let Some(c3) = find(c2 + 1, b':') else { break };
+            let Ok(n) = String::from_utf16_lossy(&u[c2 + 1..c3])
+                .trim()
+                .parse::<usize>()
+            else {
+                break;
+            };
+            let start = c3 + 1;
+            let end = start.saturating_add(n).min(u.len());
+            let content: Vec<u16> = if kind == "set" {
+                with_property(&u[start..end], name, value, done)
+            } else if hit {
+                *done = true;
+                value.encode_utf16().collect()
+            } else {
+                u[start..end].to_vec()
+            };
+            if content[..] == u[start..end] {
+                out.extend_from_slice(&u[pos..end]);
+            } else {
+                out.extend_from_slice(&u[pos..=c2]);
+                out.extend(content.len().to_string().encode_utf16());
+                out.push(b':' as u16);
+                out.extend(content);
+            }
+            pos = end;
+        } else {
+            let end = find(c2 + 1, b' ').unwrap_or(u.len());
+            out.extend_from_slice(&u[pos..=c2]);
+            if hit {
+                *done = true;
+                out.extend(value.encode_utf16());
+            } else {
+                out.extend_from_slice(&u[c2 + 1..end]);
+            }
+            pos = end;
+        }
+    }
+    out.extend_from_slice(&u[pos.min(u.len())..]);
+    out
+}
+
+/// A FORM_OBJECT's payload with its control set to `value` ("true"/"false" for a checkbox or
+/// radio button, the text otherwise); None when its property string has no place for it.
+fn set_control(data: &[u8], kind: &str, value: &str) -> Option<Vec<u8>> {
+    let (props, end) = form_properties(data);
+    let shown = match value {
+        "true" if matches!(kind, "checkbox" | "radio") => "1",
+        "false" if matches!(kind, "checkbox" | "radio") => "0",
+        v => v,
+    };
+    let mut done = false;
+    let new = with_property(&props, control_item(kind), shown, &mut done);
+    if !done {
+        return None;
+    }
+    let count = u16::try_from(new.len()).ok()?;
+    let mut out = data.get(..8)?.to_vec();
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(data.get(10..12)?);
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend(new.iter().flat_map(|u| u.to_le_bytes()));
+    out.extend_from_slice(data.get(end..).unwrap_or(&[]));
+    Some(out)
 }
 
 /// A cell's new content: its LIST_HEADER with the paragraph count, and the records of one
@@ -608,7 +783,12 @@ fn record_header(tag: u16, level: u16, size: usize, out: &mut Vec<u8>) {
 /// The section stream with the edits applied: edited records re-framed, the line layout of an
 /// edited paragraph dropped, a filled cell's paragraphs replaced, every other record copied as
 /// it was.
-fn rewrite(section: &Section, edits: &[(usize, Edit)], cells: &[CellEdit]) -> Vec<u8> {
+fn rewrite(
+    section: &Section,
+    edits: &[(usize, Edit)],
+    cells: &[CellEdit],
+    controls: &[(usize, Vec<u8>)],
+) -> Vec<u8> {
     let recs = &section.records;
     let data = &section.data;
     let mut replaced: std::collections::HashMap<usize, &[u8]> = std::collections::HashMap::new();
@@ -646,6 +826,9 @@ fn rewrite(section: &Section, edits: &[(usize, Edit)], cells: &[CellEdit]) -> Ve
         }
     }
     let mut spans: std::collections::HashMap<usize, &CellEdit> = std::collections::HashMap::new();
+    for (record, data) in controls {
+        replaced.insert(*record, data);
+    }
     for cell in cells {
         replaced.insert(cell.list, &cell.list_header);
         spans.insert(cell.from, cell);
@@ -711,11 +894,46 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
     let mut map = FormMap::default();
     let mut sites = Vec::new();
     let mut cell_sites = Vec::new();
+    let mut control_sites = Vec::new();
+    let mut warnings = Vec::new();
     for (s, section) in sections.iter().enumerate() {
         find_fields(s, section, &mut map, &mut sites)?;
-        find_cells(s, section, &mut map, &mut cell_sites);
+        find_cells(
+            s,
+            section,
+            &mut map,
+            &mut cell_sites,
+            &mut control_sites,
+            &mut warnings,
+        );
     }
-    let (targets, plan) = fill::resolve(&map, values)?;
+    let (targets, mut plan) = fill::resolve(&map, values)?;
+    // Only the unset controls an unmatched key names are worth a word.
+    let said: Vec<String> = warnings
+        .into_iter()
+        .filter(|w| {
+            plan.unmatched
+                .iter()
+                .any(|k| w.contains(&format!("\"{k}\"")))
+        })
+        .collect();
+    plan.warnings.extend(said);
+    // A radio button ticked clears the others of its group (as 한글 does), wherever they are.
+    let mut control_values: Vec<(usize, String)> = Vec::new();
+    for t in &targets {
+        let Place::Control(i) = t.place else { continue };
+        let site = &map.controls[i];
+        if site.kind == "radio" && t.text == "true" && site.group.is_some() {
+            for (k, other) in map.controls.iter().enumerate() {
+                if k != i && other.kind == "radio" && other.group == site.group {
+                    control_values.retain(|(j, _)| *j != k);
+                    control_values.push((k, "false".to_string()));
+                }
+            }
+        }
+        control_values.retain(|(j, _)| *j != i);
+        control_values.push((i, t.text.clone()));
+    }
     let mut changed_parts = Vec::new();
     let mut streams: Vec<(String, Vec<u8>)> = Vec::new();
     for (s, section) in sections.iter().enumerate() {
@@ -744,14 +962,24 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
                 cells.extend(edit_cell(section, cell, &t.text));
             }
         }
-        if by_para.is_empty() && cells.is_empty() {
+        let mut controls = Vec::new();
+        for (i, value) in &control_values {
+            let Some(c) = control_sites.get(*i).filter(|c| c.section == s) else {
+                continue;
+            };
+            let record = section.records[c.record].data(&section.data);
+            if let Some(data) = set_control(record, map.controls[*i].kind, value) {
+                controls.push((c.record, data));
+            }
+        }
+        if by_para.is_empty() && cells.is_empty() && controls.is_empty() {
             continue;
         }
         let edits: Vec<(usize, Edit)> = by_para
             .iter()
             .map(|(h, list)| (*h, edit_paragraph(section, list)))
             .collect();
-        let new = rewrite(section, &edits, &cells);
+        let new = rewrite(section, &edits, &cells, &controls);
         if new == section.data {
             continue;
         }
