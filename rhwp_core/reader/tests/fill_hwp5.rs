@@ -640,3 +640,190 @@ fn form_controls_are_set_in_their_property_strings() {
     .unwrap();
     assert_eq!(controls(&off.bytes.unwrap())[0].2, Some(false));
 }
+
+/// Paragraphs at `level` over which a click-here field "본문" runs: "앞 " + begin + the guide's
+/// first line, a middle line, the last line + end + " 뒤"; then "끝". The last is the list's last.
+fn spanning_field(level: u16) -> (Vec<u8>, usize) {
+    let mut first = utf16("앞 ");
+    first.extend(common::ctrl_char(3, b"%clk"));
+    first.extend(utf16("안내 첫 줄"));
+    let mut last = utf16("안내 끝 줄");
+    last.extend(common::ctrl_char(4, b"%clk"));
+    last.extend(utf16(" 뒤"));
+    let with_end = |t: &[u8]| {
+        let mut t = t.to_vec();
+        t.extend_from_slice(&13u16.to_le_bytes());
+        t
+    };
+    let header = |units: usize, last: bool| {
+        let mut head = vec![0u8; 24];
+        head[..4]
+            .copy_from_slice(&(units as u32 | if last { 0x8000_0000 } else { 0 }).to_le_bytes());
+        head[8..10].copy_from_slice(&3u16.to_le_bytes());
+        head[12..14].copy_from_slice(&1u16.to_le_bytes());
+        head
+    };
+    let mut v = Vec::new();
+    let t = with_end(&first);
+    v.extend(record(PARA_HEADER, level, &header(t.len() / 2, false)));
+    v.extend(record(PARA_TEXT, level + 1, &t));
+    // The guide's red italic (shape 9) from the begin on; the value must take shape 2.
+    let mut cs = Vec::new();
+    for (p, id) in [(0u32, 2u32), (11, 9)] {
+        cs.extend_from_slice(&p.to_le_bytes());
+        cs.extend_from_slice(&id.to_le_bytes());
+    }
+    v.extend(record(PARA_CHAR_SHAPE, level + 1, &cs));
+    v.extend(record(PARA_LINE_SEG, level + 1, &[0u8; 36]));
+    v.extend(common::field_ctrl(
+        level + 1,
+        b"%clk",
+        0,
+        &common::click_here_command("본문을 입력"),
+        0,
+        Some("본문"),
+    ));
+    v.extend(paragraph(level, "안내 둘째 줄", false, 9));
+    let t = with_end(&last);
+    v.extend(record(PARA_HEADER, level, &header(t.len() / 2, false)));
+    v.extend(record(PARA_TEXT, level + 1, &t));
+    let mut cs = Vec::new();
+    for (p, id) in [(0u32, 9u32), (6, 2)] {
+        cs.extend_from_slice(&p.to_le_bytes());
+        cs.extend_from_slice(&id.to_le_bytes());
+    }
+    v.extend(record(PARA_CHAR_SHAPE, level + 1, &cs));
+    v.extend(paragraph(level, "끝", true, 2));
+    (v, 4)
+}
+
+fn click_here_values(bytes: &[u8]) -> Vec<String> {
+    let doc = read(bytes, &Options::default()).unwrap();
+    let mut parts = Vec::new();
+    for section in &doc.sections {
+        for_each_block(&section.blocks, &mut |b| {
+            if let Block::Paragraph(p) = b {
+                for f in &p.fields {
+                    if f.name.as_deref() == Some("본문") {
+                        parts.push(f.value.clone());
+                    }
+                }
+            }
+        });
+    }
+    parts
+}
+
+fn all_paragraphs(bytes: &[u8]) -> Vec<String> {
+    let doc = read(bytes, &Options::default()).unwrap();
+    let mut out = Vec::new();
+    for section in &doc.sections {
+        for_each_block(&section.blocks, &mut |b| {
+            if let Block::Paragraph(p) = b {
+                out.push(p.text.clone());
+            }
+        });
+    }
+    out
+}
+
+#[test]
+fn a_field_over_paragraphs_gets_a_paragraph_per_line_in_the_section_and_in_a_cell() {
+    let (section, _) = spanning_field(0);
+    let blank = common::hwp_file(0, &[], &[&section]);
+    let one = fill(
+        &blank,
+        &[("본문".into(), text("한 줄 <값>"))],
+        &Options::default(),
+    )
+    .unwrap();
+    let entry = &one.plan.filled[0];
+    assert_eq!((entry.span_before, entry.span_after), (3, 1));
+    let filled = one.bytes.unwrap();
+    assert_eq!(all_paragraphs(&filled), ["앞 한 줄 <값> 뒤", "끝"]);
+    assert_eq!(click_here_values(&filled), ["한 줄 <값>"]);
+    let recs = records(&streams(&filled)["BodyText/Section0"]);
+    let heads: Vec<u32> = recs
+        .iter()
+        .filter(|r| r.0 == PARA_HEADER)
+        .map(|r| u32_at(&r.2, 0))
+        .collect();
+    assert_eq!(heads, [2 + 8 + 7 + 8 + 2 + 1, 0x8000_0002]);
+    let shapes = &recs.iter().find(|r| r.0 == PARA_CHAR_SHAPE).unwrap().2;
+    let shapes: Vec<(u32, u32)> = shapes
+        .chunks_exact(8)
+        .map(|c| (u32_at(c, 0), u32_at(c, 4)))
+        .collect();
+    assert_eq!(
+        shapes,
+        [(0, 2)],
+        "the value takes the begin's shape, not the guide's"
+    );
+    let second = recs.iter().rposition(|r| r.0 == PARA_HEADER).unwrap();
+    assert!(
+        recs[..second].iter().all(|r| r.0 != PARA_LINE_SEG),
+        "no stale layout left on the edited paragraph"
+    );
+
+    let many = fill(
+        &blank,
+        &[("본문".into(), text("첫째\n\n셋째 😀"))],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(many.plan.filled[0].span_after, 3);
+    let filled = many.bytes.unwrap();
+    // The model keeps no empty paragraph; the records hold it.
+    assert_eq!(all_paragraphs(&filled), ["앞 첫째", "셋째 😀 뒤", "끝"]);
+    let recs = records(&streams(&filled)["BodyText/Section0"]);
+    assert_eq!(recs.iter().filter(|r| r.0 == PARA_HEADER).count(), 4);
+    assert_eq!(
+        click_here_values(&filled).join("\n").replace("\n\n", "\n"),
+        "첫째\n셋째 😀"
+    );
+    let again = fill(
+        &filled,
+        &[("본문".into(), text("첫째\n\n셋째 😀"))],
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(
+        again.bytes.is_none(),
+        "the same value again changes nothing"
+    );
+    assert_eq!(again.plan.filled[0].before, "첫째\n\n셋째 😀");
+
+    // The same field in a table cell: the cell's LIST_HEADER counts its paragraphs anew.
+    let (inner, count) = spanning_field(2);
+    let mut list = (count as u32).to_le_bytes().to_vec();
+    list.extend_from_slice(&[0u8; 4]);
+    for x in [0u16, 0, 1, 1] {
+        list.extend_from_slice(&x.to_le_bytes());
+    }
+    list.extend_from_slice(&[0u8; 22]);
+    let mut cell_records = record(LIST_HEADER, 2, &list);
+    cell_records.extend(inner);
+    let section = table_paragraph(0, true, table(1, 1, 1, cell_records));
+    let blank = common::hwp_file(0, &[], &[&section]);
+    let out = fill(
+        &blank,
+        &[("본문".into(), text("가\n나\n다\n라"))],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(out.plan.filled[0].address.cells.len(), 1);
+    let filled = out.bytes.unwrap();
+    let recs = records(&streams(&filled)["BodyText/Section0"]);
+    let list = recs.iter().position(|r| r.0 == LIST_HEADER).unwrap();
+    assert_eq!(u32_at(&recs[list].2, 0), 5, "4 lines + 끝");
+    let lasts: Vec<bool> = recs[list..]
+        .iter()
+        .filter(|r| r.0 == PARA_HEADER && r.1 == 2)
+        .map(|r| u32_at(&r.2, 0) & 0x8000_0000 != 0)
+        .collect();
+    assert_eq!(lasts, [false, false, false, false, true]);
+    assert_eq!(
+        all_paragraphs(&filled),
+        ["앞 가", "나", "다", "라 뒤", "끝"]
+    );
+}

@@ -116,7 +116,7 @@ fn find_fields(
     s: usize,
     section: &Section,
     map: &mut FormMap,
-    sites: &mut Vec<Option<Site>>,
+    sites: &mut Vec<FieldRecords>,
 ) -> Result<()> {
     let recs = &section.records;
     let data = &section.data;
@@ -210,7 +210,7 @@ fn find_fields(
                         refused: has_controls
                             .then(|| "it holds an object, a tab or another control".to_string()),
                     });
-                    sites.push(Some(Site {
+                    sites.push(FieldRecords::One(Site {
                         section: s,
                         header: i,
                         text: text_at,
@@ -222,24 +222,157 @@ fn find_fields(
             }
             pos += w;
         }
-        if let Some((c, _)) = open {
+        if let Some((c, start)) = open {
             // Begun but not ended in this paragraph: a field over several paragraphs.
+            let spanned = span_field(recs, data, i, text_at, start);
+            let property = u32_at(recs[c].data(data), 4);
+            let (before, paragraphs, refused) = match &spanned {
+                Ok(many) => {
+                    let edited = property & (1 << 15) != 0;
+                    let shown = if edited {
+                        many.before.clone()
+                    } else {
+                        String::new()
+                    };
+                    (shown, many.middles.len() as u32 + 2, None)
+                }
+                Err(why) => (String::new(), 1, Some(why.clone())),
+            };
             map.fields.push(FieldSite {
                 name: field_name(recs, data, c),
-                before: String::new(),
+                before,
                 address: address(current_top, &cells),
                 section_level: r.level == 0,
-                paragraphs: 1,
-                refused: Some(
-                    "its text runs over several paragraphs (not written in HWP 5.0 yet; save as HWPX)"
-                        .to_string(),
-                ),
+                paragraphs,
+                refused,
             });
-            sites.push(None);
+            sites.push(match spanned {
+                Ok(many) => FieldRecords::Many(ManySite {
+                    section: s,
+                    ctrl: c,
+                    ..many
+                }),
+                Err(_) => FieldRecords::None,
+            });
         }
         i += 1;
     }
     Ok(())
+}
+
+/// Where a click-here field's records are: in one paragraph, over several, or not writable.
+enum FieldRecords {
+    One(Site),
+    Many(ManySite),
+    None,
+}
+
+/// A click-here field that begins in one paragraph and ends in a later one of the same list.
+struct ManySite {
+    section: usize,
+    ctrl: usize,
+    /// The begin paragraph's PARA_HEADER and PARA_TEXT, and where the field's content starts.
+    first: usize,
+    first_text: usize,
+    start: usize,
+    /// The paragraphs wholly inside the field.
+    middles: Vec<usize>,
+    /// The end paragraph's PARA_HEADER and PARA_TEXT, and where its field end is.
+    last: usize,
+    last_text: usize,
+    end: usize,
+    /// The content's text, paragraphs joined by `\n`.
+    before: String,
+}
+
+/// A paragraph's child record of kind `t`, if it has one.
+fn child_of(recs: &[Record], header: usize, t: u16) -> Option<usize> {
+    let level = recs[header].level;
+    (header + 1..record::subtree_end(recs, header))
+        .find(|&j| recs[j].level == level + 1 && recs[j].tag == t)
+}
+
+/// Follow a field begun in paragraph `first` (its content from unit `start`) through the next
+/// paragraphs of its list to the paragraph holding its end. Refused (with why) when it runs out
+/// of its list, or its content holds an object or another field.
+fn span_field(
+    recs: &[Record],
+    data: &[u8],
+    first: usize,
+    first_text: usize,
+    start: usize,
+) -> std::result::Result<ManySite, String> {
+    let holds_object = "it holds an object or another field".to_string();
+    let head = units(recs[first_text].data(data));
+    let head_content = &head[start.min(head.len())..];
+    let head_content = head_content.strip_suffix(&[13]).unwrap_or(head_content);
+    let (mut before, other) = content_text(head_content);
+    if other {
+        return Err(holds_object);
+    }
+    let level = recs[first].level;
+    let mut middles = Vec::new();
+    let mut at = record::subtree_end(recs, first);
+    while at < recs.len() && recs[at].tag == tag::PARA_HEADER && recs[at].level == level {
+        let text_at = child_of(recs, at, tag::PARA_TEXT);
+        let text = text_at.map_or_else(Vec::new, |t| units(recs[t].data(data)));
+        let mut pos = 0;
+        while pos < text.len() {
+            let unit = text[pos];
+            if unit == 4 {
+                let (shown, other) = content_text(&text[..pos]);
+                if other {
+                    return Err(holds_object);
+                }
+                before.push('\n');
+                before.push_str(&shown);
+                return Ok(ManySite {
+                    section: 0,
+                    ctrl: 0,
+                    first,
+                    first_text,
+                    start,
+                    middles,
+                    last: at,
+                    last_text: text_at.unwrap_or(at),
+                    end: pos,
+                    before,
+                });
+            }
+            if unit < 32 && ctrl_class(unit) == CtrlClass::Extended {
+                return Err(holds_object);
+            }
+            pos += width(unit);
+        }
+        let body = text.strip_suffix(&[13]).unwrap_or(&text);
+        let (shown, other) = content_text(body);
+        if other || record::subtree_end(recs, at) != at + 1 + children_count(recs, at) {
+            return Err(holds_object);
+        }
+        before.push('\n');
+        before.push_str(&shown);
+        middles.push(at);
+        at = record::subtree_end(recs, at);
+    }
+    Err("it has no field end in its list".to_string())
+}
+
+/// How many of a paragraph's child records are its own text, shapes, line layout and ranges.
+fn children_count(recs: &[Record], header: usize) -> usize {
+    let level = recs[header].level;
+    recs[header + 1..record::subtree_end(recs, header)]
+        .iter()
+        .filter(|r| {
+            r.level == level + 1
+                && matches!(
+                    r.tag,
+                    tag::PARA_TEXT
+                        | tag::PARA_CHAR_SHAPE
+                        | tag::PARA_LINE_SEG
+                        | tag::PARA_RANGE_TAG
+                )
+        })
+        .count()
 }
 
 /// A table cell found in a section stream: its LIST_HEADER and its paragraphs' PARA_HEADERs
@@ -526,63 +659,114 @@ fn set_control(data: &[u8], kind: &str, value: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// A cell's new content: its LIST_HEADER with the paragraph count, and the records of one
-/// paragraph per line of `text` (see the module notes), replacing the records from its first
-/// paragraph to the end of its last.
-struct CellEdit {
-    list: usize,
-    list_header: Vec<u8>,
+/// Records replacing a run of paragraphs (a cell's, or those a field runs over): the bytes of
+/// the new paragraphs, the range of records they replace, and their list's LIST_HEADER with its
+/// paragraph count (none for the section's own paragraphs).
+struct SpanEdit {
+    list: Option<(usize, Vec<u8>)>,
     from: usize,
     to: usize,
     records: Vec<u8>,
 }
 
-fn edit_cell(section: &Section, cell: &CellRecords, text: &str) -> Option<CellEdit> {
+/// The control mask of a paragraph's text: a bit per control character it holds (the paragraph
+/// end not counted, as 한글 writes it).
+fn control_mask(text: &[u16]) -> u32 {
+    let mut mask = 0u32;
+    let mut pos = 0;
+    while pos < text.len() {
+        let unit = text[pos];
+        if unit < 32 && unit != 13 {
+            mask |= 1 << unit;
+        }
+        pos += width(unit);
+    }
+    mask
+}
+
+/// One paragraph's records: `header` (a PARA_HEADER payload to copy) with its counts set, then
+/// its text (omitted when only the paragraph end, as 한글 writes an empty paragraph), character
+/// shapes, range tags (no line layout: 한글 lays it out again) and `others` as they are.
+fn paragraph_records(
+    header: &[u8],
+    level: u16,
+    text: &[u16],
+    shapes: &[(u32, u32)],
+    ranges: &[(u32, u32, u32)],
+    others: &[(u16, u16, &[u8])],
+    out: &mut Vec<u8>,
+) {
+    let mut head = header.to_vec();
+    let last_bit = u32_at(&head, 0) & 0x8000_0000;
+    put_u32(&mut head, 0, last_bit | text.len() as u32);
+    put_u32(&mut head, 4, control_mask(text));
+    put_u16(&mut head, 12, shapes.len() as u16);
+    put_u16(&mut head, 14, ranges.len() as u16);
+    put_u16(&mut head, 16, 0);
+    record_header(tag::PARA_HEADER, level, head.len(), out);
+    out.extend_from_slice(&head);
+    if text != [13] {
+        record_header(tag::PARA_TEXT, level + 1, text.len() * 2, out);
+        out.extend(text.iter().flat_map(|u| u.to_le_bytes()));
+    }
+    if !shapes.is_empty() {
+        record_header(tag::PARA_CHAR_SHAPE, level + 1, shapes.len() * 8, out);
+        for (p, id) in shapes {
+            out.extend_from_slice(&p.to_le_bytes());
+            out.extend_from_slice(&id.to_le_bytes());
+        }
+    }
+    if !ranges.is_empty() {
+        record_header(tag::PARA_RANGE_TAG, level + 1, ranges.len() * 12, out);
+        for (a, b, t) in ranges {
+            out.extend_from_slice(&a.to_le_bytes());
+            out.extend_from_slice(&b.to_le_bytes());
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+    }
+    for (t, l, d) in others {
+        record_header(*t, *l, d.len(), out);
+        out.extend_from_slice(d);
+    }
+}
+
+/// A PARA_HEADER payload with the "last paragraph of its list" bit set as `last` says and,
+/// for a paragraph of its own, no instance id.
+fn header_as(header: &[u8], last: bool, own: bool) -> Vec<u8> {
+    let mut head = header.to_vec();
+    let count = u32_at(&head, 0) & 0x7FFF_FFFF;
+    put_u32(&mut head, 0, count | if last { 0x8000_0000 } else { 0 });
+    if own {
+        put_u32(&mut head, 18, 0);
+    }
+    head
+}
+
+/// The value's line as paragraph text with its paragraph end.
+fn line_units(line: &str) -> Vec<u16> {
+    let mut text = value_units(line);
+    text.push(13);
+    text
+}
+
+fn edit_cell(section: &Section, cell: &CellRecords, text: &str) -> Option<SpanEdit> {
     let recs = &section.records;
     let data = &section.data;
     let (&first, &last) = (cell.paragraphs.first()?, cell.paragraphs.last()?);
     let level = recs[first].level;
     let template = recs[first].data(data);
-    let last_in_list = u32_at(recs[last].data(data), 0) & 0x8000_0000;
+    let last_in_list = u32_at(recs[last].data(data), 0) & 0x8000_0000 != 0;
     // The shape at the start of the cell's first paragraph: what a value typed there would take.
-    let shape = recs[first + 1..record::subtree_end(recs, first)]
-        .iter()
-        .find(|r| r.level == level + 1 && r.tag == tag::PARA_CHAR_SHAPE)
-        .map(|r| u32_at(r.data(data), 4));
+    let shapes: Vec<(u32, u32)> = child_of(recs, first, tag::PARA_CHAR_SHAPE)
+        .map(|j| vec![(0, u32_at(recs[j].data(data), 4))])
+        .unwrap_or_default();
     let lines: Vec<&str> = text.split('\n').collect();
     let mut records = Vec::new();
     for (k, line) in lines.iter().enumerate() {
-        let mut text_units = value_units(line);
-        let mut header = template.to_vec();
-        let last_bit = if k + 1 == lines.len() {
-            last_in_list
-        } else {
-            0
-        };
-        put_u32(&mut header, 0, last_bit | (text_units.len() as u32 + 1));
-        // The control mask names the control characters the text holds: here a tab at most.
-        let mask = if line.contains('\t') { 1 << 9 } else { 0 };
-        put_u32(&mut header, 4, mask);
-        put_u16(&mut header, 12, u16::from(shape.is_some()));
-        put_u16(&mut header, 14, 0);
-        put_u16(&mut header, 16, 0);
-        if k > 0 {
-            // A paragraph of its own, not a copy of the first one's instance.
-            put_u32(&mut header, 18, 0);
-        }
-        record_header(tag::PARA_HEADER, level, header.len(), &mut records);
-        records.extend_from_slice(&header);
-        if !text_units.is_empty() {
-            text_units.push(13);
-            let bytes: Vec<u8> = text_units.iter().flat_map(|u| u.to_le_bytes()).collect();
-            record_header(tag::PARA_TEXT, level + 1, bytes.len(), &mut records);
-            records.extend_from_slice(&bytes);
-        }
-        if let Some(id) = shape {
-            record_header(tag::PARA_CHAR_SHAPE, level + 1, 8, &mut records);
-            records.extend_from_slice(&0u32.to_le_bytes());
-            records.extend_from_slice(&id.to_le_bytes());
-        }
+        let last = k + 1 == lines.len();
+        let header = header_as(template, last && last_in_list, k > 0);
+        let text = line_units(line);
+        paragraph_records(&header, level, &text, &shapes, &[], &[], &mut records);
     }
     let mut list_header = recs[cell.list].data(data).to_vec();
     put_u16(
@@ -590,13 +774,236 @@ fn edit_cell(section: &Section, cell: &CellRecords, text: &str) -> Option<CellEd
         0,
         lines.len().min(u16::MAX as usize) as u16,
     );
-    Some(CellEdit {
-        list: cell.list,
-        list_header,
+    Some(SpanEdit {
+        list: Some((cell.list, list_header)),
         from: first,
         to: record::subtree_end(recs, last),
         records,
     })
+}
+
+fn char_shapes(recs: &[Record], data: &[u8], header: usize) -> Vec<(u32, u32)> {
+    child_of(recs, header, tag::PARA_CHAR_SHAPE).map_or_else(Vec::new, |j| {
+        recs[j]
+            .data(data)
+            .chunks_exact(8)
+            .map(|c| (u32_at(c, 0), u32_at(c, 4)))
+            .collect()
+    })
+}
+
+fn range_tags(recs: &[Record], data: &[u8], header: usize) -> Vec<(u32, u32, u32)> {
+    child_of(recs, header, tag::PARA_RANGE_TAG).map_or_else(Vec::new, |j| {
+        recs[j]
+            .data(data)
+            .chunks_exact(12)
+            .map(|c| (u32_at(c, 0), u32_at(c, 4), u32_at(c, 8)))
+            .collect()
+    })
+}
+
+/// The shape in effect at position `p`.
+fn shape_at(list: &[(u32, u32)], p: usize) -> u32 {
+    list.iter()
+        .take_while(|(q, _)| *q as usize <= p)
+        .last()
+        .map_or(0, |(_, id)| *id)
+}
+
+/// A paragraph's records other than its text, shapes, line layout and ranges (its controls,
+/// memos...), in order; the record at `changed` (if among them) with `data` instead.
+fn other_records<'a>(
+    recs: &[Record],
+    data: &'a [u8],
+    header: usize,
+    changed: (usize, &'a [u8]),
+) -> Vec<(u16, u16, &'a [u8])> {
+    let level = recs[header].level;
+    (header + 1..record::subtree_end(recs, header))
+        .filter(|&j| {
+            !(recs[j].level == level + 1
+                && matches!(
+                    recs[j].tag,
+                    tag::PARA_TEXT
+                        | tag::PARA_CHAR_SHAPE
+                        | tag::PARA_LINE_SEG
+                        | tag::PARA_RANGE_TAG
+                ))
+        })
+        .map(|j| {
+            let body = if j == changed.0 {
+                changed.1
+            } else {
+                recs[j].data(data)
+            };
+            (recs[j].tag, recs[j].level, body)
+        })
+        .collect()
+}
+
+/// The LIST_HEADER of the list holding the paragraph at `header` (none for the section's own).
+fn list_of(recs: &[Record], header: usize) -> Option<usize> {
+    let level = recs[header].level;
+    let mut k = header;
+    while k > 0 {
+        k -= 1;
+        let r = recs[k];
+        if r.level > level {
+            continue;
+        }
+        if r.level == level && r.tag == tag::PARA_HEADER {
+            continue;
+        }
+        return (r.level == level && r.tag == tag::LIST_HEADER).then_some(k);
+    }
+    None
+}
+
+/// A field over several paragraphs filled: the first line ends the begin's paragraph, the last
+/// starts the end's, a paragraph for each line between (as the HWPX writer does); a one-line
+/// value joins the two paragraphs into one. The value takes the shape at the field begin.
+fn edit_many(section: &Section, site: &ManySite, value: &str) -> SpanEdit {
+    let recs = &section.records;
+    let data = &section.data;
+    let (a, b) = (site.first, site.last);
+    let level = recs[a].level;
+    let a_text = units(recs[site.first_text].data(data));
+    let b_text = units(recs[site.last_text].data(data));
+    let (start, end) = (site.start.min(a_text.len()), site.end.min(b_text.len()));
+    let a_shapes = char_shapes(recs, data, a);
+    let b_shapes = char_shapes(recs, data, b);
+    let begin_shape = shape_at(&a_shapes, start.saturating_sub(1));
+    let after_shape = shape_at(&b_shapes, end);
+    let a_ranges: Vec<(u32, u32, u32)> = range_tags(recs, data, a)
+        .into_iter()
+        .filter(|r| r.1 as usize <= start)
+        .collect();
+    let mut ctrl = recs[site.ctrl].data(data).to_vec();
+    let property = u32_at(&ctrl, 4);
+    let edited = if value.is_empty() {
+        property & !(1 << 15)
+    } else {
+        property | (1 << 15)
+    };
+    put_u32(&mut ctrl, 4, edited);
+    let a_others = other_records(recs, data, a, (site.ctrl, &ctrl));
+    let b_others = other_records(recs, data, b, (usize::MAX, &[]));
+    let lines: Vec<&str> = value.split('\n').collect();
+    // The end paragraph's text from its field end, shapes and ranges moved to follow `at`.
+    let tail = |at: usize| {
+        let mut shapes = vec![(at as u32, after_shape)];
+        shapes.extend(
+            b_shapes
+                .iter()
+                .filter(|(q, _)| *q as usize >= end)
+                .map(|(q, id)| ((*q as usize - end + at) as u32, *id)),
+        );
+        let ranges: Vec<(u32, u32, u32)> = range_tags(recs, data, b)
+            .into_iter()
+            .filter(|r| r.0 as usize >= end)
+            .map(|(x, y, t)| {
+                (
+                    (x as usize - end + at) as u32,
+                    (y as usize - end + at) as u32,
+                    t,
+                )
+            })
+            .collect();
+        (shapes, ranges)
+    };
+    let head_shapes = |at: usize| {
+        let mut shapes: Vec<(u32, u32)> = a_shapes
+            .iter()
+            .filter(|(p, _)| (*p as usize) < at)
+            .copied()
+            .collect();
+        shapes.push((at as u32, begin_shape));
+        shapes
+    };
+    let mut records = Vec::new();
+    let b_last = u32_at(recs[b].data(data), 0) & 0x8000_0000 != 0;
+    if let [only] = lines.as_slice() {
+        let value = value_units(only);
+        let mut text = a_text[..start].to_vec();
+        text.extend(&value);
+        text.extend(&b_text[end..]);
+        let mut shapes = head_shapes(start);
+        let (more, b_ranges) = tail(start + value.len());
+        shapes.extend(more);
+        let mut ranges = a_ranges;
+        ranges.extend(b_ranges);
+        let mut others = a_others;
+        others.extend(b_others);
+        let header = header_as(recs[a].data(data), b_last, false);
+        let shapes = normalized(shapes);
+        paragraph_records(
+            &header,
+            level,
+            &text,
+            &shapes,
+            &ranges,
+            &others,
+            &mut records,
+        );
+    } else {
+        let mut text = a_text[..start].to_vec();
+        text.extend(line_units(lines[0]));
+        let header = header_as(recs[a].data(data), false, false);
+        let shapes = normalized(head_shapes(start));
+        paragraph_records(
+            &header,
+            level,
+            &text,
+            &shapes,
+            &a_ranges,
+            &a_others,
+            &mut records,
+        );
+        let template = header_as(recs[b].data(data), false, true);
+        for line in &lines[1..lines.len() - 1] {
+            let shapes = [(0, begin_shape)];
+            paragraph_records(
+                &template,
+                level,
+                &line_units(line),
+                &shapes,
+                &[],
+                &[],
+                &mut records,
+            );
+        }
+        let value = value_units(lines[lines.len() - 1]);
+        let mut text = value.clone();
+        text.extend(&b_text[end..]);
+        let (more, b_ranges) = tail(value.len());
+        let mut shapes = vec![(0, begin_shape)];
+        shapes.extend(more);
+        let header = header_as(recs[b].data(data), b_last, false);
+        let shapes = normalized(shapes);
+        paragraph_records(
+            &header,
+            level,
+            &text,
+            &shapes,
+            &b_ranges,
+            &b_others,
+            &mut records,
+        );
+    }
+    let list = list_of(recs, a).map(|l| {
+        let mut head = recs[l].data(data).to_vec();
+        let count = u16::from_le_bytes([head[0], head[1]]) as usize;
+        let spanned = site.middles.len() + 2;
+        let now = (count + lines.len()).saturating_sub(spanned);
+        put_u16(&mut head, 0, now.min(u16::MAX as usize) as u16);
+        (l, head)
+    });
+    SpanEdit {
+        list,
+        from: a,
+        to: record::subtree_end(recs, b),
+        records,
+    }
 }
 
 /// The value as paragraph-text units: a line feed is a line break, a tab the tab control.
@@ -786,7 +1193,7 @@ fn record_header(tag: u16, level: u16, size: usize, out: &mut Vec<u8>) {
 fn rewrite(
     section: &Section,
     edits: &[(usize, Edit)],
-    cells: &[CellEdit],
+    cells: &[SpanEdit],
     controls: &[(usize, Vec<u8>)],
 ) -> Vec<u8> {
     let recs = &section.records;
@@ -825,12 +1232,14 @@ fn rewrite(
             replaced.insert(*c, head);
         }
     }
-    let mut spans: std::collections::HashMap<usize, &CellEdit> = std::collections::HashMap::new();
+    let mut spans: std::collections::HashMap<usize, &SpanEdit> = std::collections::HashMap::new();
     for (record, data) in controls {
         replaced.insert(*record, data);
     }
     for cell in cells {
-        replaced.insert(cell.list, &cell.list_header);
+        if let Some((list, head)) = &cell.list {
+            replaced.insert(*list, head);
+        }
         spans.insert(cell.from, cell);
     }
     let mut out = Vec::with_capacity(data.len() + 256);
@@ -938,20 +1347,24 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
     let mut streams: Vec<(String, Vec<u8>)> = Vec::new();
     for (s, section) in sections.iter().enumerate() {
         let mut by_para: std::collections::BTreeMap<usize, Vec<(&Site, &str)>> = Default::default();
+        let mut cells = Vec::new();
         for t in &targets {
             let Place::Field(i) = t.place else { continue };
-            if let Some(site) = sites
-                .get(i)
-                .and_then(|x| x.as_ref())
-                .filter(|x| x.section == s)
-            {
-                by_para
+            match sites.get(i) {
+                Some(FieldRecords::One(site)) if site.section == s => by_para
                     .entry(site.header)
                     .or_default()
-                    .push((site, t.text.as_str()));
+                    .push((site, t.text.as_str())),
+                Some(FieldRecords::Many(site)) if site.section == s => {
+                    // Holding the value already (as edited), the field is left as it is.
+                    let held = map.fields.get(i).is_some_and(|f| f.before == t.text);
+                    if !held || t.text.is_empty() {
+                        cells.push(edit_many(section, site, &t.text));
+                    }
+                }
+                _ => {}
             }
         }
-        let mut cells = Vec::new();
         for t in &targets {
             let Place::Cell(i) = t.place else { continue };
             let (Some(cell), Some(site)) = (cell_sites.get(i), map.cells.get(i)) else {
@@ -974,6 +1387,20 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
         }
         if by_para.is_empty() && cells.is_empty() && controls.is_empty() {
             continue;
+        }
+        // A field over paragraphs replaces them whole: no other field may be written in them.
+        let mut spans: Vec<(usize, usize)> = cells.iter().map(|c| (c.from, c.to)).collect();
+        spans.sort_unstable();
+        let overlapping = spans.windows(2).any(|w| w[1].0 < w[0].1 && w[1] != w[0])
+            || by_para
+                .keys()
+                .any(|h| spans.iter().any(|(from, to)| h >= from && h < to));
+        if overlapping {
+            return Err(Error {
+                code: ErrorCode::InvalidInput,
+                message: "two of the keys name fields that share paragraphs, one of them over several paragraphs".into(),
+                suggestion: "Fill the field that runs over several paragraphs in a call of its own, then the others.".into(),
+            });
         }
         let edits: Vec<(usize, Edit)> = by_para
             .iter()
