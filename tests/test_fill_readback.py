@@ -80,7 +80,13 @@ def test_hwpxlib_reads_every_value(name: str, values: dict[str, str], tmp_path: 
 def test_hwplib_reads_every_click_here_value(tmp_path: Path) -> None:
     form = FORMS / "hwplib-getting_clickhere_text.hwp"
     # No character beyond the BMP here: hwplib's text drops them (our reader keeps them, test_filling.py).
-    values = {"필드1": "홍길동 <&> 漢字", "필드2": "", "Table필드1": "표 안의 값"}
+    # 멀티라인누름틀 runs over three paragraphs: its value gets a paragraph per line.
+    values = {
+        "필드1": "홍길동 <&> 漢字",
+        "필드2": "",
+        "Table필드1": "표 안의 값",
+        "멀티라인누름틀": "첫째 줄\n둘째\n셋째",
+    }
     result = fill(form, values)
     assert result.changed and result.verified
     copy = tmp_path / "filled.hwp"
@@ -92,7 +98,9 @@ def test_hwplib_reads_every_click_here_value(tmp_path: Path) -> None:
             _, key, value = line.split("\t", 2)
             # hwplib's finder starts a field's text with the paragraph break before it.
             got.setdefault(key, []).append(value.removeprefix("\\n"))
-    assert got == {k: [v] for k, v in values.items()}
+    # hwplib's finder joins a field's paragraphs with nothing between them (the blank's too).
+    assert got == {k: [v.replace("\n", "")] for k, v in values.items()}
+    assert "\n첫째 줄\n둘째\n셋째 이다\n" in out, "a paragraph per line in hwplib's text"
 
 
 def _hwplib_cells(out: str) -> dict[str, list[tuple[str, int, str, str]]]:

@@ -204,23 +204,47 @@ def test_random_values_into_corpus_forms_always_read_back(corpus_dir: Path) -> N
     assert filled >= 10
 
 
-def test_a_field_over_several_paragraphs_gets_a_paragraph_per_line() -> None:
-    """The 기안문's 본문 field runs over paragraphs: its value's lines become its paragraphs, the
-    section's later paragraphs move along and read as before."""
-    form = FORMS / "pyhwpx-seoul_sihaengmun.hwpx"
-    blank = rhwp_core.parse(form)
-    paragraphs = sum(s.paragraph_count for s in blank.to_ir().sections)
-    # The field begins in the section's first paragraph (after the letterhead table) and ends in
-    # its fifth.
-    for value, added in (("한 줄 본문", -4), ("첫째 문단\n둘째 문단\n\n넷째", -1), ("", -4)):
-        result = fill(form, {"본문": value})
+@pytest.mark.parametrize(
+    ("form", "name", "before", "cases"),
+    [
+        # The 기안문's 본문 field begins in the section's first paragraph (after the letterhead
+        # table) and ends in its fifth.
+        (
+            "pyhwpx-seoul_sihaengmun.hwpx",
+            "본문",
+            "국토교통부 도심주택공급협력과",
+            (("한 줄 본문", -4), ("첫째 문단\n둘째 문단\n\n넷째", -1), ("", -4)),
+        ),
+        # hwplib's sample field runs over three paragraphs (HWP 5.0).
+        (
+            "hwplib-getting_clickhere_text.hwp",
+            "멀티라인누름틀",
+            "여러줄 문자열1\n여러줄 문자열2",
+            (("한 줄", -2), ("첫째\n둘째\n셋째\n넷째", 1), ("", -2)),
+        ),
+    ],
+)
+def test_a_field_over_several_paragraphs_gets_a_paragraph_per_line(
+    form: str, name: str, before: str, cases: tuple[tuple[str, int], ...]
+) -> None:
+    """A field over several paragraphs: its value's lines become its paragraphs, the section's
+    later paragraphs move along and read as before."""
+    blank = sum(s.paragraph_count for s in rhwp_core.parse(FORMS / form).to_ir().sections)
+    for value, added in cases:
+        result = fill(FORMS / form, {name: value})
         assert result.verified
         (entry,) = result.plan["filled"]
-        assert entry["before"].startswith("국토교통부 도심주택공급협력과")
+        assert entry["before"].startswith(before)
         filled = rhwp_core.parse(result.data)
-        assert sum(s.paragraph_count for s in filled.to_ir().sections) == paragraphs + added
-        (field,) = [e for e in filled.form_entries() if e["name"] == "본문"]
+        assert sum(s.paragraph_count for s in filled.to_ir().sections) == blank + added
+        (field,) = [e for e in filled.form_entries() if e["name"] == name]
         assert field["value"] == value.replace("\n\n", "\n")
+
+
+def test_hwp5_a_field_over_paragraphs_holding_a_picture_is_refused() -> None:
+    refused = fill(FORMS / "hwplib-getting_clickhere_text.hwp", {"long": "x"})
+    assert refused.plan["unmatched"] == ["long"] and not refused.changed
+    assert "holds an object" in refused.plan["warnings"][0]
 
 
 def test_form_controls_are_set_and_read_back() -> None:

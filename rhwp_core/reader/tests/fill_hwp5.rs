@@ -6,7 +6,6 @@ use rhwp_reader::common::fill::Value;
 use rhwp_reader::formats::fill;
 use rhwp_reader::model::{for_each_block, Block};
 use rhwp_reader::{read, Options};
-use std::io::Read;
 
 mod common;
 use common::{record, utf16, CTRL_HEADER, LIST_HEADER, TABLE};
@@ -25,45 +24,34 @@ fn review_form() -> Vec<u8> {
     std::fs::read(common::fixtures().join("hwp/rhwp-nested-cell-pagination.hwp")).unwrap()
 }
 
-/// Every stream of a compound file, by path.
-fn streams(bytes: &[u8]) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes)).unwrap();
-    let paths: Vec<_> = c
-        .walk()
-        .filter(|e| e.is_stream())
-        .map(|e| e.path().to_path_buf())
-        .collect();
-    paths
-        .into_iter()
-        .map(|p| {
-            let mut v = Vec::new();
-            c.open_stream(&p).unwrap().read_to_end(&mut v).unwrap();
-            (p.to_string_lossy().trim_start_matches('/').to_string(), v)
-        })
-        .collect()
+use common::streams;
+
+/// Call `f` on every block of the document read from `bytes`, nested ones too.
+fn visit(bytes: &[u8], f: &mut impl FnMut(&Block)) {
+    let doc = read(bytes, &Options::default()).unwrap();
+    for section in &doc.sections {
+        for_each_block(&section.blocks, f);
+    }
 }
 
 /// Every table cell of the document as (row, col, name, paragraph texts), tables in cells too.
 fn cells(bytes: &[u8]) -> Vec<(u32, u32, Option<String>, Vec<String>)> {
-    let doc = read(bytes, &Options::default()).unwrap();
     let mut out = Vec::new();
-    for section in &doc.sections {
-        for_each_block(&section.blocks, &mut |b| {
-            if let Block::Table(t) = b {
-                for c in &t.cells {
-                    let lines = c
-                        .blocks
-                        .iter()
-                        .filter_map(|b| match b {
-                            Block::Paragraph(p) => Some(p.text.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    out.push((c.row, c.col, c.field_name.clone(), lines));
-                }
+    visit(bytes, &mut |b| {
+        if let Block::Table(t) = b {
+            for c in &t.cells {
+                let lines = c
+                    .blocks
+                    .iter()
+                    .filter_map(|b| match b {
+                        Block::Paragraph(p) => Some(p.text.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                out.push((c.row, c.col, c.field_name.clone(), lines));
             }
-        });
-    }
+        }
+    });
     out
 }
 
@@ -178,11 +166,18 @@ fn paragraph(level: u16, line: &str, last: bool, shape: u32) -> Vec<u8> {
         t.extend_from_slice(&13u16.to_le_bytes());
         v.extend(record(PARA_TEXT, level + 1, &t));
     }
-    let mut cs = 0u32.to_le_bytes().to_vec();
-    cs.extend_from_slice(&shape.to_le_bytes());
-    v.extend(record(PARA_CHAR_SHAPE, level + 1, &cs));
+    v.extend(char_shapes(level + 1, &[(0, shape)]));
     v.extend(record(PARA_LINE_SEG, level + 1, &[0u8; 36]));
     v
+}
+
+/// A PARA_CHAR_SHAPE record at `level`: (position, shape id) pairs.
+fn char_shapes(level: u16, shapes: &[(u32, u32)]) -> Vec<u8> {
+    let data: Vec<u8> = shapes
+        .iter()
+        .flat_map(|(p, id)| [p.to_le_bytes(), id.to_le_bytes()].concat())
+        .collect();
+    record(PARA_CHAR_SHAPE, level, &data)
 }
 
 /// A cell's LIST_HEADER (4-byte paragraph count, property, address, spans) and its paragraphs.
@@ -499,20 +494,17 @@ fn form_section(objects: &[([u8; 4], String)]) -> Vec<u8> {
 }
 
 fn controls(bytes: &[u8]) -> Vec<(String, String, Option<bool>, Option<String>)> {
-    let doc = read(bytes, &Options::default()).unwrap();
     let mut out = Vec::new();
-    for section in &doc.sections {
-        for_each_block(&section.blocks, &mut |b| {
-            if let Block::FormControl(f) = b {
-                out.push((
-                    f.control.clone(),
-                    f.name.clone().unwrap_or_default(),
-                    f.checked,
-                    f.value.clone(),
-                ));
-            }
-        });
-    }
+    visit(bytes, &mut |b| {
+        if let Block::FormControl(f) = b {
+            out.push((
+                f.control.clone(),
+                f.name.clone().unwrap_or_default(),
+                f.checked,
+                f.value.clone(),
+            ));
+        }
+    });
     out
 }
 
@@ -668,12 +660,7 @@ fn spanning_field(level: u16) -> (Vec<u8>, usize) {
     v.extend(record(PARA_HEADER, level, &header(t.len() / 2, false)));
     v.extend(record(PARA_TEXT, level + 1, &t));
     // The guide's red italic (shape 9) from the begin on; the value must take shape 2.
-    let mut cs = Vec::new();
-    for (p, id) in [(0u32, 2u32), (11, 9)] {
-        cs.extend_from_slice(&p.to_le_bytes());
-        cs.extend_from_slice(&id.to_le_bytes());
-    }
-    v.extend(record(PARA_CHAR_SHAPE, level + 1, &cs));
+    v.extend(char_shapes(level + 1, &[(0, 2), (11, 9)]));
     v.extend(record(PARA_LINE_SEG, level + 1, &[0u8; 36]));
     v.extend(common::field_ctrl(
         level + 1,
@@ -687,14 +674,14 @@ fn spanning_field(level: u16) -> (Vec<u8>, usize) {
     let t = with_end(&last);
     v.extend(record(PARA_HEADER, level, &header(t.len() / 2, false)));
     v.extend(record(PARA_TEXT, level + 1, &t));
-    let mut cs = Vec::new();
-    for (p, id) in [(0u32, 9u32), (6, 2)] {
-        cs.extend_from_slice(&p.to_le_bytes());
-        cs.extend_from_slice(&id.to_le_bytes());
-    }
-    v.extend(record(PARA_CHAR_SHAPE, level + 1, &cs));
+    v.extend(char_shapes(level + 1, &[(0, 9), (6, 2)]));
     v.extend(paragraph(level, "끝", true, 2));
     (v, 4)
+}
+
+/// The form filled with `value` in its field "본문".
+fn fill_body(form: &[u8], value: &str) -> rhwp_reader::common::fill::Output {
+    fill(form, &[("본문".into(), text(value))], &Options::default()).unwrap()
 }
 
 fn click_here_values(bytes: &[u8]) -> Vec<String> {
@@ -715,15 +702,12 @@ fn click_here_values(bytes: &[u8]) -> Vec<String> {
 }
 
 fn all_paragraphs(bytes: &[u8]) -> Vec<String> {
-    let doc = read(bytes, &Options::default()).unwrap();
     let mut out = Vec::new();
-    for section in &doc.sections {
-        for_each_block(&section.blocks, &mut |b| {
-            if let Block::Paragraph(p) = b {
-                out.push(p.text.clone());
-            }
-        });
-    }
+    visit(bytes, &mut |b| {
+        if let Block::Paragraph(p) = b {
+            out.push(p.text.clone());
+        }
+    });
     out
 }
 
@@ -731,12 +715,7 @@ fn all_paragraphs(bytes: &[u8]) -> Vec<String> {
 fn a_field_over_paragraphs_gets_a_paragraph_per_line_in_the_section_and_in_a_cell() {
     let (section, _) = spanning_field(0);
     let blank = common::hwp_file(0, &[], &[&section]);
-    let one = fill(
-        &blank,
-        &[("본문".into(), text("한 줄 <값>"))],
-        &Options::default(),
-    )
-    .unwrap();
+    let one = fill_body(&blank, "한 줄 <값>");
     let entry = &one.plan.filled[0];
     assert_eq!((entry.span_before, entry.span_after), (3, 1));
     let filled = one.bytes.unwrap();
@@ -765,12 +744,7 @@ fn a_field_over_paragraphs_gets_a_paragraph_per_line_in_the_section_and_in_a_cel
         "no stale layout left on the edited paragraph"
     );
 
-    let many = fill(
-        &blank,
-        &[("본문".into(), text("첫째\n\n셋째 😀"))],
-        &Options::default(),
-    )
-    .unwrap();
+    let many = fill_body(&blank, "첫째\n\n셋째 😀");
     assert_eq!(many.plan.filled[0].span_after, 3);
     let filled = many.bytes.unwrap();
     // The model keeps no empty paragraph; the records hold it.
@@ -781,12 +755,7 @@ fn a_field_over_paragraphs_gets_a_paragraph_per_line_in_the_section_and_in_a_cel
         click_here_values(&filled).join("\n").replace("\n\n", "\n"),
         "첫째\n셋째 😀"
     );
-    let again = fill(
-        &filled,
-        &[("본문".into(), text("첫째\n\n셋째 😀"))],
-        &Options::default(),
-    )
-    .unwrap();
+    let again = fill_body(&filled, "첫째\n\n셋째 😀");
     assert!(
         again.bytes.is_none(),
         "the same value again changes nothing"
@@ -805,12 +774,7 @@ fn a_field_over_paragraphs_gets_a_paragraph_per_line_in_the_section_and_in_a_cel
     cell_records.extend(inner);
     let section = table_paragraph(0, true, table(1, 1, 1, cell_records));
     let blank = common::hwp_file(0, &[], &[&section]);
-    let out = fill(
-        &blank,
-        &[("본문".into(), text("가\n나\n다\n라"))],
-        &Options::default(),
-    )
-    .unwrap();
+    let out = fill_body(&blank, "가\n나\n다\n라");
     assert_eq!(out.plan.filled[0].address.cells.len(), 1);
     let filled = out.bytes.unwrap();
     let recs = records(&streams(&filled)["BodyText/Section0"]);

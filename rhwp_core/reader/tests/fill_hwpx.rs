@@ -193,23 +193,7 @@ fn corpus_forms_filled_with_awkward_values_read_back() {
     assert!(filled > 0);
 }
 
-/// Every stream of a compound file, by path.
-fn streams(bytes: &[u8]) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes)).unwrap();
-    let paths: Vec<_> = c
-        .walk()
-        .filter(|e| e.is_stream())
-        .map(|e| e.path().to_path_buf())
-        .collect();
-    paths
-        .into_iter()
-        .map(|p| {
-            let mut v = Vec::new();
-            c.open_stream(&p).unwrap().read_to_end(&mut v).unwrap();
-            (p.to_string_lossy().trim_start_matches('/').to_string(), v)
-        })
-        .collect()
-}
+use common::streams;
 
 #[test]
 fn hwp5_click_here_fields_are_filled_and_every_other_stream_kept() {

@@ -684,49 +684,53 @@ fn control_mask(text: &[u16]) -> u32 {
     mask
 }
 
-/// One paragraph's records: `header` (a PARA_HEADER payload to copy) with its counts set, then
-/// its text (omitted when only the paragraph end, as 한글 writes an empty paragraph), character
-/// shapes, range tags (no line layout: 한글 lays it out again) and `others` as they are.
-fn paragraph_records(
-    header: &[u8],
-    level: u16,
-    text: &[u16],
-    shapes: &[(u32, u32)],
-    ranges: &[(u32, u32, u32)],
-    others: &[(u16, u16, &[u8])],
-    out: &mut Vec<u8>,
-) {
-    let mut head = header.to_vec();
-    let last_bit = u32_at(&head, 0) & 0x8000_0000;
-    put_u32(&mut head, 0, last_bit | text.len() as u32);
-    put_u32(&mut head, 4, control_mask(text));
-    put_u16(&mut head, 12, shapes.len() as u16);
-    put_u16(&mut head, 14, ranges.len() as u16);
-    put_u16(&mut head, 16, 0);
-    record_header(tag::PARA_HEADER, level, head.len(), out);
-    out.extend_from_slice(&head);
-    if text != [13] {
-        record_header(tag::PARA_TEXT, level + 1, text.len() * 2, out);
-        out.extend(text.iter().flat_map(|u| u.to_le_bytes()));
-    }
-    if !shapes.is_empty() {
-        record_header(tag::PARA_CHAR_SHAPE, level + 1, shapes.len() * 8, out);
-        for (p, id) in shapes {
-            out.extend_from_slice(&p.to_le_bytes());
-            out.extend_from_slice(&id.to_le_bytes());
+/// A paragraph to write: `header` (a PARA_HEADER payload to copy, its counts set on writing),
+/// its text with the paragraph end, character shapes, range tags and its other records (controls,
+/// memos) as they are.
+struct NewParagraph<'a> {
+    header: Vec<u8>,
+    text: Vec<u16>,
+    shapes: Vec<(u32, u32)>,
+    ranges: Vec<(u32, u32, u32)>,
+    others: Vec<(u16, u16, &'a [u8])>,
+}
+
+impl NewParagraph<'_> {
+    /// Its records at `level`: the text omitted when only the paragraph end (as 한글 writes an
+    /// empty paragraph), no line layout (한글 lays it out again).
+    fn write(&self, level: u16, out: &mut Vec<u8>) {
+        let mut head = self.header.clone();
+        let last_bit = u32_at(&head, 0) & 0x8000_0000;
+        put_u32(&mut head, 0, last_bit | self.text.len() as u32);
+        put_u32(&mut head, 4, control_mask(&self.text));
+        put_u16(&mut head, 12, self.shapes.len() as u16);
+        put_u16(&mut head, 14, self.ranges.len() as u16);
+        put_u16(&mut head, 16, 0);
+        record_header(tag::PARA_HEADER, level, head.len(), out);
+        out.extend_from_slice(&head);
+        if self.text != [13] {
+            record_header(tag::PARA_TEXT, level + 1, self.text.len() * 2, out);
+            out.extend(self.text.iter().flat_map(|u| u.to_le_bytes()));
         }
-    }
-    if !ranges.is_empty() {
-        record_header(tag::PARA_RANGE_TAG, level + 1, ranges.len() * 12, out);
-        for (a, b, t) in ranges {
-            out.extend_from_slice(&a.to_le_bytes());
-            out.extend_from_slice(&b.to_le_bytes());
-            out.extend_from_slice(&t.to_le_bytes());
+        if !self.shapes.is_empty() {
+            record_header(tag::PARA_CHAR_SHAPE, level + 1, self.shapes.len() * 8, out);
+            for (p, id) in &self.shapes {
+                out.extend_from_slice(&p.to_le_bytes());
+                out.extend_from_slice(&id.to_le_bytes());
+            }
         }
-    }
-    for (t, l, d) in others {
-        record_header(*t, *l, d.len(), out);
-        out.extend_from_slice(d);
+        if !self.ranges.is_empty() {
+            record_header(tag::PARA_RANGE_TAG, level + 1, self.ranges.len() * 12, out);
+            for (a, b, t) in &self.ranges {
+                out.extend_from_slice(&a.to_le_bytes());
+                out.extend_from_slice(&b.to_le_bytes());
+                out.extend_from_slice(&t.to_le_bytes());
+            }
+        }
+        for (t, l, d) in &self.others {
+            record_header(*t, *l, d.len(), out);
+            out.extend_from_slice(d);
+        }
     }
 }
 
@@ -764,9 +768,14 @@ fn edit_cell(section: &Section, cell: &CellRecords, text: &str) -> Option<SpanEd
     let mut records = Vec::new();
     for (k, line) in lines.iter().enumerate() {
         let last = k + 1 == lines.len();
-        let header = header_as(template, last && last_in_list, k > 0);
-        let text = line_units(line);
-        paragraph_records(&header, level, &text, &shapes, &[], &[], &mut records);
+        NewParagraph {
+            header: header_as(template, last && last_in_list, k > 0),
+            text: line_units(line),
+            shapes: shapes.clone(),
+            ranges: Vec::new(),
+            others: Vec::new(),
+        }
+        .write(level, &mut records);
     }
     let mut list_header = recs[cell.list].data(data).to_vec();
     put_u16(
@@ -878,14 +887,7 @@ fn edit_many(section: &Section, site: &ManySite, value: &str) -> SpanEdit {
         .into_iter()
         .filter(|r| r.1 as usize <= start)
         .collect();
-    let mut ctrl = recs[site.ctrl].data(data).to_vec();
-    let property = u32_at(&ctrl, 4);
-    let edited = if value.is_empty() {
-        property & !(1 << 15)
-    } else {
-        property | (1 << 15)
-    };
-    put_u32(&mut ctrl, 4, edited);
+    let ctrl = edited_field(recs[site.ctrl].data(data), value);
     let a_others = other_records(recs, data, a, (site.ctrl, &ctrl));
     let b_others = other_records(recs, data, b, (usize::MAX, &[]));
     let lines: Vec<&str> = value.split('\n').collect();
@@ -920,8 +922,8 @@ fn edit_many(section: &Section, site: &ManySite, value: &str) -> SpanEdit {
         shapes.push((at as u32, begin_shape));
         shapes
     };
-    let mut records = Vec::new();
     let b_last = u32_at(recs[b].data(data), 0) & 0x8000_0000 != 0;
+    let mut paragraphs = Vec::new();
     if let [only] = lines.as_slice() {
         let value = value_units(only);
         let mut text = a_text[..start].to_vec();
@@ -934,61 +936,50 @@ fn edit_many(section: &Section, site: &ManySite, value: &str) -> SpanEdit {
         ranges.extend(b_ranges);
         let mut others = a_others;
         others.extend(b_others);
-        let header = header_as(recs[a].data(data), b_last, false);
-        let shapes = normalized(shapes);
-        paragraph_records(
-            &header,
-            level,
-            &text,
-            &shapes,
-            &ranges,
-            &others,
-            &mut records,
-        );
+        paragraphs.push(NewParagraph {
+            header: header_as(recs[a].data(data), b_last, false),
+            text,
+            shapes: normalized(shapes),
+            ranges,
+            others,
+        });
     } else {
         let mut text = a_text[..start].to_vec();
         text.extend(line_units(lines[0]));
-        let header = header_as(recs[a].data(data), false, false);
-        let shapes = normalized(head_shapes(start));
-        paragraph_records(
-            &header,
-            level,
-            &text,
-            &shapes,
-            &a_ranges,
-            &a_others,
-            &mut records,
-        );
+        paragraphs.push(NewParagraph {
+            header: header_as(recs[a].data(data), false, false),
+            text,
+            shapes: normalized(head_shapes(start)),
+            ranges: a_ranges,
+            others: a_others,
+        });
         let template = header_as(recs[b].data(data), false, true);
         for line in &lines[1..lines.len() - 1] {
-            let shapes = [(0, begin_shape)];
-            paragraph_records(
-                &template,
-                level,
-                &line_units(line),
-                &shapes,
-                &[],
-                &[],
-                &mut records,
-            );
+            paragraphs.push(NewParagraph {
+                header: template.clone(),
+                text: line_units(line),
+                shapes: vec![(0, begin_shape)],
+                ranges: Vec::new(),
+                others: Vec::new(),
+            });
         }
         let value = value_units(lines[lines.len() - 1]);
-        let mut text = value.clone();
-        text.extend(&b_text[end..]);
         let (more, b_ranges) = tail(value.len());
+        let mut text = value;
+        text.extend(&b_text[end..]);
         let mut shapes = vec![(0, begin_shape)];
         shapes.extend(more);
-        let header = header_as(recs[b].data(data), b_last, false);
-        let shapes = normalized(shapes);
-        paragraph_records(
-            &header,
-            level,
-            &text,
-            &shapes,
-            &b_ranges,
-            &b_others,
-            &mut records,
-        );
+        paragraphs.push(NewParagraph {
+            header: header_as(recs[b].data(data), b_last, false),
+            text,
+            shapes: normalized(shapes),
+            ranges: b_ranges,
+            others: b_others,
+        });
+    }
+    let mut records = Vec::new();
+    for paragraph in &paragraphs {
+        paragraph.write(level, &mut records);
     }
     let list = list_of(recs, a).map(|l| {
         let mut head = recs[l].data(data).to_vec();
@@ -1056,6 +1047,20 @@ fn put_u32(d: &mut [u8], at: usize, v: u32) {
     }
 }
 
+/// A field's CTRL_HEADER payload with property bit 15 (edited; 한글 sets it on the fields it
+/// fills) set for a value, cleared for an empty one (the guide shows again).
+fn edited_field(header: &[u8], value: &str) -> Vec<u8> {
+    let mut head = header.to_vec();
+    let property = u32_at(&head, 4);
+    let property = if value.is_empty() {
+        property & !(1 << 15)
+    } else {
+        property | (1 << 15)
+    };
+    put_u32(&mut head, 4, property);
+    head
+}
+
 /// One paragraph's records after filling its fields (several fields of one paragraph are
 /// filled from the last to the first, so earlier positions stay valid).
 struct Edit {
@@ -1078,20 +1083,8 @@ fn edit_paragraph(section: &Section, sites: &[(&Site, &str)]) -> Edit {
         |t: u16| (header_i + 1..end).find(|&j| recs[j].level == level + 1 && recs[j].tag == t);
     let mut header = recs[header_i].data(data).to_vec();
     let mut text = units(recs[first.text].data(data));
-    let mut shapes: Option<Vec<(u32, u32)>> = child(tag::PARA_CHAR_SHAPE).map(|j| {
-        recs[j]
-            .data(data)
-            .chunks_exact(8)
-            .map(|c| (u32_at(c, 0), u32_at(c, 4)))
-            .collect()
-    });
-    let mut ranges: Option<Vec<(u32, u32, u32)>> = child(tag::PARA_RANGE_TAG).map(|j| {
-        recs[j]
-            .data(data)
-            .chunks_exact(12)
-            .map(|c| (u32_at(c, 0), u32_at(c, 4), u32_at(c, 8)))
-            .collect()
-    });
+    let mut shapes = child(tag::PARA_CHAR_SHAPE).map(|_| char_shapes(recs, data, header_i));
+    let mut ranges = child(tag::PARA_RANGE_TAG).map(|_| range_tags(recs, data, header_i));
     let mut ctrls = Vec::new();
     let mut ordered: Vec<&(&Site, &str)> = sites.iter().collect();
     ordered.sort_by_key(|(s, _)| std::cmp::Reverse(s.start));
@@ -1111,12 +1104,6 @@ fn edit_paragraph(section: &Section, sites: &[(&Site, &str)]) -> Edit {
             }
         };
         if let Some(list) = shapes.as_mut() {
-            let shape_at = |list: &[(u32, u32)], p: usize| {
-                list.iter()
-                    .take_while(|(q, _)| *q as usize <= p)
-                    .last()
-                    .map_or(0, |(_, id)| *id)
-            };
             let before = shape_at(list, start.saturating_sub(1));
             let after = shape_at(list, old_end);
             let mut out: Vec<(u32, u32)> = list
@@ -1144,15 +1131,7 @@ fn edit_paragraph(section: &Section, sites: &[(&Site, &str)]) -> Edit {
                 r.1 = moved(r.1);
             }
         }
-        let mut head = recs[site.ctrl].data(data).to_vec();
-        let property = u32_at(&head, 4);
-        let property = if value.is_empty() {
-            property & !(1 << 15)
-        } else {
-            property | (1 << 15)
-        };
-        put_u32(&mut head, 4, property);
-        ctrls.push((site.ctrl, head));
+        ctrls.push((site.ctrl, edited_field(recs[site.ctrl].data(data), value)));
     }
     // The character count keeps its top bit (a flag), the counts follow the records.
     let count = u32_at(&header, 0);
@@ -1270,6 +1249,74 @@ fn cfb_failed(e: std::io::Error) -> Error {
     Error::corrupt(format!("writing the compound file: {e}"))
 }
 
+/// A field over several paragraphs replaces them whole, so no other field written in those
+/// paragraphs can be kept with it: such a field is left (unmatched, with a warning saying to
+/// fill it in a call of its own). `targets` and `plan.filled` run in step.
+fn drop_shared_paragraphs(
+    sections: &[Section],
+    sites: &[FieldRecords],
+    targets: &mut Vec<fill::Target>,
+    plan: &mut fill::Plan,
+) {
+    let span_of = |t: &fill::Target| match t.place {
+        Place::Field(i) => match sites.get(i) {
+            Some(FieldRecords::Many(m)) => {
+                let end = record::subtree_end(&sections[m.section].records, m.last);
+                Some((m.section, m.first, end, i))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let header_of = |t: &fill::Target| match t.place {
+        Place::Field(i) => match sites.get(i) {
+            Some(FieldRecords::One(site)) => Some((site.section, site.header, i)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let spans: Vec<(usize, usize, usize, usize)> = targets.iter().filter_map(span_of).collect();
+    let shares = |t: &fill::Target| {
+        let Some((s, from, to, i)) = span_of(t) else {
+            return false;
+        };
+        let inside = |section: usize, at: usize| section == s && at >= from && at < to;
+        targets
+            .iter()
+            .filter_map(header_of)
+            .any(|(section, h, _)| inside(section, h))
+            || spans
+                .iter()
+                .any(|&(t, f, e, j)| j != i && t == s && f < to && from < e)
+    };
+    let keep: Vec<bool> = targets.iter().map(|t| !shares(t)).collect();
+    if keep.iter().all(|&k| k) || keep.len() != plan.filled.len() {
+        return;
+    }
+    let mut k = 0;
+    targets.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+    let mut k = 0;
+    let mut left = Vec::new();
+    plan.filled.retain(|f| {
+        k += 1;
+        if !keep[k - 1] {
+            left.push(f.key.clone());
+        }
+        keep[k - 1]
+    });
+    for key in left {
+        plan.warnings.push(format!(
+            "click-here field \"{key}\" is not filled: it runs over several paragraphs that another filled field shares; fill it in a call of its own"
+        ));
+        if !plan.filled.iter().any(|f| f.key == key) && !plan.unmatched.contains(&key) {
+            plan.unmatched.push(key);
+        }
+    }
+}
+
 /// Fill the HWP 5.0 form in `bytes` with `values`.
 pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Result<Output> {
     let (mut container, header) = Container::open_document(bytes, options)?;
@@ -1316,7 +1363,8 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
             &mut warnings,
         );
     }
-    let (targets, mut plan) = fill::resolve(&map, values)?;
+    let (mut targets, mut plan) = fill::resolve(&map, values)?;
+    drop_shared_paragraphs(&sections, &sites, &mut targets, &mut plan);
     // Only the unset controls an unmatched key names are worth a word.
     let said: Vec<String> = warnings
         .into_iter()
@@ -1388,20 +1436,7 @@ pub fn fill(bytes: &[u8], values: &[(String, Value)], options: &Options) -> Resu
         if by_para.is_empty() && cells.is_empty() && controls.is_empty() {
             continue;
         }
-        // A field over paragraphs replaces them whole: no other field may be written in them.
-        let mut spans: Vec<(usize, usize)> = cells.iter().map(|c| (c.from, c.to)).collect();
-        spans.sort_unstable();
-        let overlapping = spans.windows(2).any(|w| w[1].0 < w[0].1 && w[1] != w[0])
-            || by_para
-                .keys()
-                .any(|h| spans.iter().any(|(from, to)| h >= from && h < to));
-        if overlapping {
-            return Err(Error {
-                code: ErrorCode::InvalidInput,
-                message: "two of the keys name fields that share paragraphs, one of them over several paragraphs".into(),
-                suggestion: "Fill the field that runs over several paragraphs in a call of its own, then the others.".into(),
-            });
-        }
+
         let edits: Vec<(usize, Edit)> = by_para
             .iter()
             .map(|(h, list)| (*h, edit_paragraph(section, list)))
