@@ -2,7 +2,8 @@
 
 - hwpxlib and hwplib (neolord0's Java readers, Apache-2.0) read the filled HWPX and HWP 5.0
   copies through ``tests/readback/FillCheck.java``: every value is in hwpxlib's text, every HWP
-  click-here value is what hwplib's field finder gives for that name. Set-up:
+  click-here value is what hwplib's field finder gives for that name, every filled HWP cell is
+  what hwplib reads in it (paragraph count and last-paragraph bits consistent). Set-up:
   ``mvn dependency:get -Dartifact=kr.dogfoot:hwpxlib:1.0.8 -Dtransitive=false`` and
   ``... kr.dogfoot:hwplib:1.1.10 ...`` (they land in ``~/.m2``; or name the jars in
   ``RHWP_HWPLIB_CLASSPATH``), and Java 17.
@@ -79,7 +80,13 @@ def test_hwpxlib_reads_every_value(name: str, values: dict[str, str], tmp_path: 
 def test_hwplib_reads_every_click_here_value(tmp_path: Path) -> None:
     form = FORMS / "hwplib-getting_clickhere_text.hwp"
     # No character beyond the BMP here: hwplib's text drops them (our reader keeps them, test_filling.py).
-    values = {"필드1": "홍길동 <&> 漢字", "필드2": "", "Table필드1": "표 안의 값"}
+    # 멀티라인누름틀 runs over three paragraphs: its value gets a paragraph per line.
+    values = {
+        "필드1": "홍길동 <&> 漢字",
+        "필드2": "",
+        "Table필드1": "표 안의 값",
+        "멀티라인누름틀": "첫째 줄\n둘째\n셋째",
+    }
     result = fill(form, values)
     assert result.changed and result.verified
     copy = tmp_path / "filled.hwp"
@@ -91,7 +98,41 @@ def test_hwplib_reads_every_click_here_value(tmp_path: Path) -> None:
             _, key, value = line.split("\t", 2)
             # hwplib's finder starts a field's text with the paragraph break before it.
             got.setdefault(key, []).append(value.removeprefix("\\n"))
-    assert got == {k: [v] for k, v in values.items()}
+    # hwplib's finder joins a field's paragraphs with nothing between them (the blank's too).
+    assert got == {k: [v.replace("\n", "")] for k, v in values.items()}
+    assert "\n첫째 줄\n둘째\n셋째 이다\n" in out, "a paragraph per line in hwplib's text"
+
+
+def _hwplib_cells(out: str) -> dict[str, list[tuple[str, int, str, str]]]:
+    """hwplib's cells by their row,col chain: (name, paragraph count, last-in-list bits, text)."""
+    cells: dict[str, list[tuple[str, int, str, str]]] = {}
+    for line in out.splitlines():
+        if line.startswith("CELL\t"):
+            _, chain, name, count, last, text = line.split("\t", 5)
+            cells.setdefault(chain, []).append((name, int(count), last, text.replace("\\n", "\n")))
+    return cells
+
+
+def test_hwplib_reads_every_filled_cell(tmp_path: Path) -> None:
+    """Named and labelled cells of a government form (a table inside a cell too), one value over
+    three paragraphs, one emptied: hwplib reads each as written, the list headers agree."""
+    form = FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp"
+    # hwplib's paragraph text leaves out tabs and characters beyond the BMP: none here.
+    values = {"reg_nm_cnts2": "첫째 <&> 漢字\n\n셋째", "현 행": "현행 내용", "ref_cnts": ""}
+    result = fill(form, values)
+    assert result.changed and result.verified
+    copy = tmp_path / "filled.hwp"
+    copy.write_bytes(result.data)
+    blank = _hwplib_cells(_java("hwp", str(form)))
+    cells = _hwplib_cells(_java("hwp", str(copy)))
+    assert sorted(blank) == sorted(cells)
+    for f in result.plan["filled"]:
+        chain = "/".join(f"{c['row']},{c['col']}" for c in f["address"]["cells"])
+        lines = f["after"].split("\n")
+        wanted = (len(lines), "0" * (len(lines) - 1) + "1", f["after"])
+        assert wanted in [c[1:] for c in cells[chain]], (f["key"], cells[chain])
+    changed = [(k, a, b) for k in blank for a, b in zip(blank[k], cells[k], strict=True) if a != b]
+    assert len(changed) == 3, changed
 
 
 def _validator() -> str:

@@ -6,6 +6,7 @@ import io
 import random
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rhwp_core.filling import fill
@@ -15,6 +16,9 @@ import rhwp_core
 FORMS = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "forms"
 GOLD_EMPTY = FORMS / "pyhwpx-clickhere_gold_empty.hwpx"
 IRB = FORMS / "pyhwpx-irb_form_blank.hwpx"
+# A government regulatory-review form (규제심사안, HWP 5.0): named cells, label cells, a table
+# inside a cell.
+REVIEW = FORMS.parent / "hwp" / "rhwp-nested-cell-pagination.hwp"
 
 
 def section(data: bytes, name: str = "Contents/section0.xml") -> str:
@@ -177,7 +181,7 @@ def test_unmatched_keys_and_refused_formats() -> None:
 
 
 def test_random_values_into_corpus_forms_always_read_back(corpus_dir: Path) -> None:
-    """Every click-here field and named cell of the corpus's HWPX forms, random values."""
+    """Every click-here field and named cell of the corpus's HWPX and HWP 5.0 forms, random values."""
     rng = random.Random(34)
     alphabet = "가나다漢字abc<>&\"' \t\n😀0123456789"
     filled = 0
@@ -186,34 +190,61 @@ def test_random_values_into_corpus_forms_always_read_back(corpus_dir: Path) -> N
             doc = rhwp_core.parse(path)
         except rhwp_core.HwpError:
             continue
-        kinds = ("click_here", "cell") if doc.format == "hwpx" else ("click_here",)
+        kinds = ("click_here", "cell")
         names = sorted({e["name"] for e in doc.form_entries() if e["kind"] in kinds and e["name"]})
         if not names:
             continue
         values = {n: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for n in names}
-        result = fill(path, values)  # raises FillVerificationError if it does not read back
+        try:
+            result = fill(path, values)  # raises FillVerificationError if it does not read back
+        except rhwp_core.UnsupportedFormatError:
+            continue  # distribution documents: refused, tested apart
         assert result.verified
         filled += len(result.plan["filled"])
     assert filled >= 10
 
 
-def test_a_field_over_several_paragraphs_gets_a_paragraph_per_line() -> None:
-    """The 기안문's 본문 field runs over paragraphs: its value's lines become its paragraphs, the
-    section's later paragraphs move along and read as before."""
-    form = FORMS / "pyhwpx-seoul_sihaengmun.hwpx"
-    blank = rhwp_core.parse(form)
-    paragraphs = sum(s.paragraph_count for s in blank.to_ir().sections)
-    # The field begins in the section's first paragraph (after the letterhead table) and ends in
-    # its fifth.
-    for value, added in (("한 줄 본문", -4), ("첫째 문단\n둘째 문단\n\n넷째", -1), ("", -4)):
-        result = fill(form, {"본문": value})
+@pytest.mark.parametrize(
+    ("form", "name", "before", "cases"),
+    [
+        # The 기안문's 본문 field begins in the section's first paragraph (after the letterhead
+        # table) and ends in its fifth.
+        (
+            "pyhwpx-seoul_sihaengmun.hwpx",
+            "본문",
+            "국토교통부 도심주택공급협력과",
+            (("한 줄 본문", -4), ("첫째 문단\n둘째 문단\n\n넷째", -1), ("", -4)),
+        ),
+        # hwplib's sample field runs over three paragraphs (HWP 5.0).
+        (
+            "hwplib-getting_clickhere_text.hwp",
+            "멀티라인누름틀",
+            "여러줄 문자열1\n여러줄 문자열2",
+            (("한 줄", -2), ("첫째\n둘째\n셋째\n넷째", 1), ("", -2)),
+        ),
+    ],
+)
+def test_a_field_over_several_paragraphs_gets_a_paragraph_per_line(
+    form: str, name: str, before: str, cases: tuple[tuple[str, int], ...]
+) -> None:
+    """A field over several paragraphs: its value's lines become its paragraphs, the section's
+    later paragraphs move along and read as before."""
+    blank = sum(s.paragraph_count for s in rhwp_core.parse(FORMS / form).to_ir().sections)
+    for value, added in cases:
+        result = fill(FORMS / form, {name: value})
         assert result.verified
         (entry,) = result.plan["filled"]
-        assert entry["before"].startswith("국토교통부 도심주택공급협력과")
+        assert entry["before"].startswith(before)
         filled = rhwp_core.parse(result.data)
-        assert sum(s.paragraph_count for s in filled.to_ir().sections) == paragraphs + added
-        (field,) = [e for e in filled.form_entries() if e["name"] == "본문"]
+        assert sum(s.paragraph_count for s in filled.to_ir().sections) == blank + added
+        (field,) = [e for e in filled.form_entries() if e["name"] == name]
         assert field["value"] == value.replace("\n\n", "\n")
+
+
+def test_hwp5_a_field_over_paragraphs_holding_a_picture_is_refused() -> None:
+    refused = fill(FORMS / "hwplib-getting_clickhere_text.hwp", {"long": "x"})
+    assert refused.plan["unmatched"] == ["long"] and not refused.changed
+    assert "holds an object" in refused.plan["warnings"][0]
 
 
 def test_form_controls_are_set_and_read_back() -> None:
@@ -226,3 +257,95 @@ def test_form_controls_are_set_and_read_back() -> None:
     assert (entry["kind"], entry["before"], entry["after"]) == ("edit", "1234", "5 < 6")
     with pytest.raises(rhwp_core.InvalidRequestError):
         fill(FORMS / "hwpxlib-SimpleButtons.hwpx", {"CheckBox1": "yes"})
+
+
+def _cells(data: bytes) -> list[tuple[str | None, list[str]]]:
+    """Every table cell's name and paragraph texts, tables in cells too."""
+    from rhwp_core.ir import child_blocks
+
+    out: list[tuple[str | None, list[str]]] = []
+
+    def walk(blocks: list[Any]) -> None:
+        for b in blocks:
+            if b.kind == "table":
+                for c in b.cells:
+                    out.append((c.field_name, [p.text for p in c.blocks if p.kind == "paragraph"]))
+                    walk(list(c.blocks))
+            else:
+                walk(list(child_blocks(b)))
+
+    for s in rhwp_core.parse(data).to_ir().sections:
+        walk(list(s.blocks))
+    return out
+
+
+@pytest.mark.parametrize("value", ["a<b & c>d", "탭\t다음", "첫 줄\n둘째 줄", "漢字 😀 \u00a0", ""])
+def test_hwp5_named_and_labelled_cells_read_back(value: str) -> None:
+    result = fill(REVIEW, {"reg_nm_cnts2": value, "현 행": value})
+    assert result.changed and result.verified
+    assert result.changed_parts == ["BodyText/Section0"]
+    kinds = [(f["kind"], len(f["address"]["cells"])) for f in result.plan["filled"]]
+    assert kinds == [("cell", 1), ("label", 2)], "the label's cell is in a table in a cell"
+    lines = [line for line in value.split("\n") if line]  # the model keeps no empty paragraph
+    cells = _cells(result.data)
+    assert ("reg_nm_cnts2", lines) in cells
+    blank = _cells(REVIEW.read_bytes())
+    assert len([1 for a, b in zip(blank, cells, strict=True) if a != b]) == (2 if value else 1)
+
+
+def test_hwp5_cell_refill_changes_nothing_and_refusals_are_said() -> None:
+    values = {"reg_nm_cnts2": "규제 사무\n둘째", "개정안": "개정 내용"}
+    once = fill(REVIEW, values)
+    twice = fill(once.data, values)
+    assert not twice.changed and twice.data == once.data
+    assert [f["before"] for f in twice.plan["filled"]] == ["규제 사무\n둘째", "개정 내용"]
+    held = fill(REVIEW, {"cmpar_chart": "x"})
+    assert not held.changed and held.plan["unmatched"] == ["cmpar_chart"]
+    assert "not only text" in held.plan["warnings"][0]
+    with pytest.raises(rhwp_core.InvalidRequestError):
+        fill(REVIEW, {"reg_nm_cnts2": True})
+
+
+def test_every_label_cell_of_the_corpus_hwp_forms_fills_and_reads_back(corpus_dir: Path) -> None:
+    """Each short cell text of the corpus's HWP 5.0 documents, tried as a label with a random
+    value: whatever it fills reads back (``fill`` raises otherwise), nothing is guessed."""
+    rng = random.Random(3405)
+    alphabet = "가나다漢字abc<>&\"' \t\n😀0123456789"
+    filled = documents = 0
+    for path in sorted((corpus_dir / "hwp").glob("*.hwp")):
+        if path.stat().st_size > 1_000_000:
+            continue
+        data = path.read_bytes()
+        try:
+            fill(data, {})
+        except rhwp_core.HwpError:
+            continue  # unreadable, or not written (distribution documents): tested apart
+        keys: list[str] = []
+        for _, lines in _cells(data):
+            text = "\n".join(lines).strip()
+            if text and "\n" not in text and len(text) <= 20 and text not in keys:
+                keys.append(text)
+        if not keys:
+            continue
+        documents += 1
+        for start in range(0, len(keys), 8):
+            batch = {
+                k: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10))) for k in keys[start : start + 8]
+            }
+            try:
+                result = fill(data, batch)
+            except rhwp_core.InvalidRequestError:
+                # Two labels of this batch name one cell (a label left of it, one above): alone.
+                results = []
+                for k, v in batch.items():
+                    try:
+                        results.append(fill(data, {k: v}))
+                    except rhwp_core.InvalidRequestError:
+                        continue
+                filled += sum(len(r.plan["filled"]) for r in results)
+                continue
+            assert result.verified
+            filled += len(result.plan["filled"])
+            for f in result.plan["filled"]:
+                assert f["kind"] in ("label", "cell", "click_here")
+    assert documents >= 5 and filled >= 30, (documents, filled)

@@ -193,23 +193,7 @@ fn corpus_forms_filled_with_awkward_values_read_back() {
     assert!(filled > 0);
 }
 
-/// Every stream of a compound file, by path.
-fn streams(bytes: &[u8]) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes)).unwrap();
-    let paths: Vec<_> = c
-        .walk()
-        .filter(|e| e.is_stream())
-        .map(|e| e.path().to_path_buf())
-        .collect();
-    paths
-        .into_iter()
-        .map(|p| {
-            let mut v = Vec::new();
-            c.open_stream(&p).unwrap().read_to_end(&mut v).unwrap();
-            (p.to_string_lossy().trim_start_matches('/').to_string(), v)
-        })
-        .collect()
-}
+use common::streams;
 
 #[test]
 fn hwp5_click_here_fields_are_filled_and_every_other_stream_kept() {
@@ -234,18 +218,26 @@ fn hwp5_click_here_fields_are_filled_and_every_other_stream_kept() {
         .collect();
     let out = fill(&form, &values, &Options::default()).unwrap();
     assert_eq!(out.changed_parts, vec!["BodyText/Section0".to_string()]);
-    // Fields over several paragraphs are not written in HWP 5.0 yet: said, not guessed.
-    assert_eq!(
-        out.plan.unmatched,
-        vec!["멀티라인누름틀".to_string(), "long".to_string()]
-    );
+    // A field over several paragraphs holding a picture is not written: said, not guessed.
+    assert_eq!(out.plan.unmatched, vec!["long".to_string()]);
     assert!(out
         .plan
         .warnings
         .iter()
-        .all(|w| w.contains("several paragraphs")));
+        .all(|w| w.contains("holds an object")));
     let filled_keys: Vec<&str> = out.plan.filled.iter().map(|f| f.key.as_str()).collect();
-    assert_eq!(filled_keys, ["필드1", "필드2", "Table필드1"]);
+    assert_eq!(
+        filled_keys,
+        ["필드1", "필드2", "Table필드1", "멀티라인누름틀"]
+    );
+    assert_eq!(
+        (
+            out.plan.filled[3].span_before,
+            out.plan.filled[3].span_after
+        ),
+        (3, 2),
+        "three paragraphs become the value's two lines"
+    );
     assert_eq!(
         out.plan.filled[2].address.cells.len(),
         1,
@@ -271,8 +263,14 @@ fn hwp5_click_here_fields_are_filled_and_every_other_stream_kept() {
         }
     });
     for f in &out.plan.filled {
+        // A field over paragraphs is read as a part per paragraph.
+        let parts: Vec<&str> = got
+            .iter()
+            .filter(|(n, _)| *n == f.key)
+            .map(|(_, v)| v.as_str())
+            .collect();
         assert!(
-            got.iter().any(|(n, v)| *n == f.key && *v == f.after),
+            parts.contains(&f.after.as_str()) || parts.join("\n") == f.after,
             "{}: {got:?}",
             f.key
         );

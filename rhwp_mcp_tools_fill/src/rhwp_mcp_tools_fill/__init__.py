@@ -67,9 +67,9 @@ def fill_form(
     `partial`, nothing is written while a key is unmatched or ambiguous; call get_fields to see
     the form's field and cell names. Run with dry_run=true first to see the plan.
 
-    HWPX is written whole; HWP 5.0 its click-here fields (cells and fields over several paragraphs
-    are left unmatched, with a warning). HWP 3.x, HWPML, distribution and password-protected
-    documents are refused (unsupported_format) with the way out: save a copy as HWPX in 한글.
+    HWPX and HWP 5.0 take every kind of key (a field, cell or control holding an object is left
+    unmatched, with a warning). HWP 3.x, HWPML, distribution and password-protected documents are
+    refused (unsupported_format) with the way out: save a copy as HWPX in 한글.
     """
     from rhwp_core.filling import fill
 

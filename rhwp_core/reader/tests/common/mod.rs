@@ -337,3 +337,22 @@ pub fn field_parts(blocks: &[rhwp_reader::model::Block]) -> Vec<(&str, u32, u32,
         .map(|f| (f.value.as_str(), f.start, f.end, f.continued))
         .collect()
 }
+
+/// Every stream of a compound file, by path (no leading slash).
+pub fn streams(bytes: &[u8]) -> std::collections::BTreeMap<String, Vec<u8>> {
+    use std::io::Read;
+    let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes)).unwrap();
+    let paths: Vec<_> = c
+        .walk()
+        .filter(|e| e.is_stream())
+        .map(|e| e.path().to_path_buf())
+        .collect();
+    paths
+        .into_iter()
+        .map(|p| {
+            let mut v = Vec::new();
+            c.open_stream(&p).unwrap().read_to_end(&mut v).unwrap();
+            (p.to_string_lossy().trim_start_matches('/').to_string(), v)
+        })
+        .collect()
+}
