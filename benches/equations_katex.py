@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -28,7 +29,7 @@ from rhwp_core.ir import Block, Equation, HwpDocument, Picture, Shape, Table
 import rhwp_core
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+DEFAULT_CORPUS = Path(os.environ.get("RHWP_CORPUS", "/work/shared/corpus"))
 SUFFIXES = (".hwp", ".hwpx", ".hml", ".hwpml")
 TARGET = 0.95
 
@@ -133,7 +134,7 @@ def measure(corpus: Path, module: Path) -> list[Row]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="the corpus folder (env RHWP_CORPUS)")
     parser.add_argument("--katex", type=Path, default=None, help="a folder holding node_modules/katex")
     args = parser.parse_args(argv)
     module = katex_module(args.katex)
@@ -141,13 +142,16 @@ def main(argv: list[str]) -> int:
         print("needs node and katex: npm install --prefix /tmp/katex katex", file=sys.stderr)
         return 2
     rows = measure(args.corpus, module)
+    if not rows:
+        print(f"no document with equations under {args.corpus}", file=sys.stderr)
+        return 2
     print(f"{'document':60} {'blocks':>7} {'latex':>7} {'katex':>7}")
     for row in rows:
         print(f"{row.document:60} {row.blocks:7} {row.translated:7} {row.parsed:7}")
     blocks = sum(r.blocks for r in rows)
     translated = sum(r.translated for r in rows)
     parsed = sum(r.parsed for r in rows)
-    share = parsed / blocks if blocks else 1.0
+    share = parsed / blocks
     print(f"{'total':60} {blocks:7} {translated:7} {parsed:7}  ({share:.1%} carry LaTeX KaTeX reads)")
     for row in rows:
         for problem in row.problems:

@@ -22,7 +22,8 @@
 //! `rel`, `benzene`) or nesting past `MAX_DEPTH`. Everything that comes back is LaTeX KaTeX
 //! reads (the corpus check in `benches/equations_katex.py` and `tests/test_equation_latex.py`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 const MAX_DEPTH: usize = 48;
@@ -119,28 +120,118 @@ const MAX_KEYWORD: usize = 10;
 /// Glued words are short (`rmbarCP`); a longer word is a name and is not looked into.
 const MAX_SPLIT: usize = 32;
 
-/// Every keyword in lower case: a quick no before `classify` looks at case rules.
+/// A word in lower case, kept on the stack (keywords are short).
+struct Lower {
+    bytes: [u8; MAX_KEYWORD],
+    len: usize,
+}
+
+impl Lower {
+    /// `None` for a word no keyword is as long as.
+    fn of(word: &str) -> Option<Self> {
+        if word.len() < 2 || word.len() > MAX_KEYWORD {
+            return None;
+        }
+        let mut bytes = [0u8; MAX_KEYWORD];
+        for (to, from) in bytes.iter_mut().zip(word.bytes()) {
+            *to = from.to_ascii_lowercase();
+        }
+        Some(Self {
+            bytes,
+            len: word.len(),
+        })
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+/// What a keyword (in lower case) may be, from every table: one look-up per word.
+#[derive(Default)]
+struct Entry {
+    greek: Option<&'static str>,
+    /// Exact spellings (functions and case-sensitive symbols are matched as written).
+    functions: Vec<(&'static str, &'static str)>,
+    cased: Vec<(&'static str, &'static str)>,
+    symbol: Option<&'static str>,
+    big: Option<&'static str>,
+    accent: Option<(&'static str, &'static str)>,
+    /// The keyword and its LaTeX environment (or pile alignment).
+    environment: Option<(&'static str, &'static str)>,
+    unsupported: bool,
+    structure: bool,
+}
+
+/// FNV-1a: the keys are the tables' own short words, looked up once or twice per word of a
+/// script; SipHash's defence against chosen keys buys nothing for a map nobody else fills.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+type Vocabulary = HashMap<String, Entry, BuildHasherDefault<Fnv>>;
+
+fn vocabulary() -> &'static Vocabulary {
+    static VOCABULARY: OnceLock<Vocabulary> = OnceLock::new();
+    VOCABULARY.get_or_init(|| {
+        let mut map = Vocabulary::default();
+        fn at<'m>(map: &'m mut Vocabulary, key: &str) -> &'m mut Entry {
+            map.entry(key.to_ascii_lowercase()).or_default()
+        }
+        for name in GREEK {
+            at(&mut map, name).greek = Some(name);
+        }
+        for pair in FUNCTIONS {
+            at(&mut map, pair.0).functions.push(*pair);
+        }
+        for pair in CASED {
+            at(&mut map, pair.0).cased.push(*pair);
+        }
+        for (key, latex) in SYMBOLS {
+            at(&mut map, key).symbol = Some(latex);
+        }
+        for (key, latex) in BIG_OPERATORS {
+            at(&mut map, key).big = Some(latex);
+        }
+        for (key, one, several) in ACCENTS {
+            at(&mut map, key).accent = Some((one, several));
+        }
+        for (key, name) in ENVIRONMENTS {
+            at(&mut map, key).environment = Some((key, name));
+        }
+        for key in UNSUPPORTED {
+            at(&mut map, key).unsupported = true;
+        }
+        for key in STRUCTURE {
+            at(&mut map, key).structure = true;
+        }
+        map
+    })
+}
+
+fn entry(word: &str) -> Option<&'static Entry> {
+    vocabulary().get(Lower::of(word)?.as_str())
+}
+
+/// A quick no before `classify` looks at case rules.
 fn maybe_keyword(piece: &str) -> bool {
-    static KEYWORDS: OnceLock<HashSet<String>> = OnceLock::new();
-    if piece.len() < 2 || piece.len() > MAX_KEYWORD {
-        return false;
-    }
-    let keywords = KEYWORDS.get_or_init(|| {
-        let pairs = [FUNCTIONS, CASED, SYMBOLS, BIG_OPERATORS, ENVIRONMENTS];
-        let words = pairs.iter().flat_map(|t| t.iter().map(|(k, _)| *k));
-        words
-            .chain(GREEK)
-            .chain(ACCENTS.iter().map(|(k, _, _)| *k))
-            .chain(UNSUPPORTED)
-            .chain(STRUCTURE)
-            .map(str::to_ascii_lowercase)
-            .collect()
-    });
-    let mut lowered = [0u8; MAX_KEYWORD];
-    for (to, from) in lowered.iter_mut().zip(piece.bytes()) {
-        *to = from.to_ascii_lowercase();
-    }
-    std::str::from_utf8(&lowered[..piece.len()]).is_ok_and(|p| keywords.contains(p))
+    entry(piece).is_some()
 }
 
 fn piece_class(piece: &str) -> Word {
@@ -227,10 +318,11 @@ const GREEK_CAPITALS: [&str; 11] = [
 
 /// A Greek letter: lower case is the small letter, a capital first letter the capital.
 fn greek(word: &str) -> Option<String> {
-    let lowered = word.to_ascii_lowercase();
-    let name = GREEK.iter().find(|n| **n == lowered)?;
+    let name = entry(word)?.greek?;
+    let lowered = Lower::of(word)?;
+    let lowered = lowered.as_str();
     if word == lowered {
-        return Some(if *name == "omicron" {
+        return Some(if name == "omicron" {
             "o".to_owned()
         } else {
             format!("\\{name}")
@@ -245,14 +337,14 @@ fn greek(word: &str) -> Option<String> {
     if name.starts_with("var") {
         return None;
     }
-    if GREEK_CAPITALS.contains(name) {
+    if GREEK_CAPITALS.contains(&name) {
         return Some(format!(
             "\\{}{}",
             name[..1].to_ascii_uppercase(),
             &name[1..]
         ));
     }
-    let latin = match *name {
+    let latin = match name {
         "alpha" => "A",
         "beta" => "B",
         "epsilon" => "E",
@@ -284,7 +376,11 @@ const FUNCTIONS: &[(&str, &str)] = &[
 
 /// Functions are written in lower case (`lim` also as `Lim`): `SIN` is a name.
 fn function(word: &str) -> Option<&'static str> {
-    lookup(FUNCTIONS, word)
+    exact(&entry(word)?.functions, word)
+}
+
+fn cased(word: &str) -> Option<&'static str> {
+    exact(&entry(word)?.cased, word)
 }
 
 /// Symbols whose case is meaning: exact match only.
@@ -385,37 +481,31 @@ const STRUCTURE: [&str; 21] = [
     "lsup", "from", "to", "color", "bigg", "rm", "it", "bold", "prime",
 ];
 
-fn lookup(table: &[(&str, &'static str)], key: &str) -> Option<&'static str> {
-    table.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-}
-
-fn lookup_lower(table: &[(&str, &'static str)], word: &str) -> Option<&'static str> {
-    table
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(word))
-        .map(|(_, v)| *v)
+fn exact(spellings: &[(&str, &'static str)], word: &str) -> Option<&'static str> {
+    spellings.iter().find(|(k, _)| *k == word).map(|(_, v)| *v)
 }
 
 fn font(word: &str) -> Option<Font> {
-    match word.to_ascii_lowercase().as_str() {
-        "rm" => Some(Font::Roman),
-        "it" => Some(Font::Italic),
-        "bold" => Some(Font::Bold),
-        _ => None,
-    }
+    [
+        ("rm", Font::Roman),
+        ("it", Font::Italic),
+        ("bold", Font::Bold),
+    ]
+    .into_iter()
+    .find(|(k, _)| k.eq_ignore_ascii_case(word))
+    .map(|(_, f)| f)
 }
 
 /// Any keyword (for splitting glued words): the meaning is looked up again when read.
 fn keyword(word: &str) -> Option<()> {
-    let known = lookup(CASED, word).is_some()
-        || lookup_lower(SYMBOLS, word).is_some()
-        || lookup_lower(BIG_OPERATORS, word).is_some()
-        || ACCENTS.iter().any(|(k, _, _)| k.eq_ignore_ascii_case(word))
-        || ENVIRONMENTS
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case(word))
-        || STRUCTURE.iter().any(|k| k.eq_ignore_ascii_case(word))
-        || UNSUPPORTED.iter().any(|k| k.eq_ignore_ascii_case(word));
+    let e = entry(word)?;
+    let known = exact(&e.cased, word).is_some()
+        || e.symbol.is_some()
+        || e.big.is_some()
+        || e.accent.is_some()
+        || e.environment.is_some()
+        || e.structure
+        || e.unsupported;
     known.then_some(())
 }
 
@@ -442,6 +532,9 @@ struct Item {
     has_sup: bool,
     /// A `{…}` group's inside, used bare as a fraction's numerator.
     group: Option<String>,
+    /// An operator or relation (`+`, `=`, `\times`, `\rightarrow`): a font word after it leaves
+    /// the scripts that follow without a base (a prescript), as after nothing.
+    operator: bool,
 }
 
 impl Item {
@@ -574,7 +667,8 @@ impl<'a> Parser<'a> {
             return Err(Untranslatable);
         };
         if let Tok::Word(word) = token {
-            let lowered = word.to_ascii_lowercase();
+            let lowered = Lower::of(word);
+            let lowered = lowered.as_ref().map_or("", Lower::as_str);
             if let Some(font) = font(word) {
                 self.pos += 1;
                 self.font = font;
@@ -583,12 +677,12 @@ impl<'a> Parser<'a> {
                 items.push(Item::default());
                 return Ok(());
             }
-            match lowered.as_str() {
+            match lowered {
                 "over" | "atop" | "choose" => {
                     self.pos += 1;
                     let numerator = pop_operand(items)?.numerator();
                     let denominator = self.operand()?.numerator();
-                    let latex = match lowered.as_str() {
+                    let latex = match lowered {
                         "over" => format!(r"\frac{{{numerator}}}{{{denominator}}}"),
                         "atop" => {
                             format!(r"\genfrac{{}}{{}}{{0pt}}{{}}{{{numerator}}}{{{denominator}}}")
@@ -806,19 +900,32 @@ impl<'a> Parser<'a> {
                     ..Item::default()
                 });
             }
-            Tok::Punct(p) => punct(p)?.to_owned(),
+            Tok::Punct(p) => {
+                let mut item = Item::plain(punct(p)?.to_owned());
+                item.operator = !matches!(p, ")" | "]" | "|" | "." | "!" | "'");
+                return Ok(item);
+            }
             Tok::Number(n) => match self.font {
                 Font::Bold => format!(r"\mathbf{{{n}}}"),
                 _ => n.to_owned(),
             },
             Tok::Text(t) => format!(r"\text{{{}}}", text_escaped(t)),
-            Tok::Word(w) => self.word(w)?,
+            Tok::Word(w) => {
+                let mut item = Item::plain(self.word(w)?);
+                item.operator = entry(w)
+                    .is_some_and(|e| e.symbol.is_some() || e.big.is_some() || cased(w).is_some());
+                return Ok(item);
+            }
         };
         Ok(Item::plain(latex))
     }
 
     fn word(&mut self, word: &str) -> Parsed<String> {
-        let lowered = word.to_ascii_lowercase();
+        let Some(e) = entry(word) else {
+            return Ok(self.name(word));
+        };
+        let lowered = Lower::of(word);
+        let lowered = lowered.as_ref().map_or("", Lower::as_str);
         if let Some(letter) = greek(word) {
             return Ok(match self.font {
                 Font::Bold => format!(r"\boldsymbol{{{letter}}}"),
@@ -828,13 +935,13 @@ impl<'a> Parser<'a> {
         if let Some(f) = function(word) {
             return Ok(f.to_owned());
         }
-        if let Some(s) = lookup(CASED, word) {
+        if let Some(s) = cased(word) {
             return Ok(s.to_owned());
         }
-        if UNSUPPORTED.contains(&lowered.as_str()) {
+        if e.unsupported {
             return Err(Untranslatable);
         }
-        match lowered.as_str() {
+        match lowered {
             "sqrt" | "root" => return self.root(),
             "left" => return self.delimited(),
             // Infix and postfix words where an item should be: an operand is missing.
@@ -852,7 +959,7 @@ impl<'a> Parser<'a> {
             "bigg" => return Ok(String::new()), // the bracket after it is read as it is
             _ => {}
         }
-        if let Some((_, one, several)) = ACCENTS.iter().find(|(k, _, _)| *k == lowered) {
+        if let Some((one, several)) = e.accent {
             let argument = self.argument()?;
             let command = if is_one_symbol(&argument) {
                 one
@@ -861,17 +968,22 @@ impl<'a> Parser<'a> {
             };
             return Ok(format!("{command}{{{argument}}}"));
         }
-        if let Some((_, name)) = ENVIRONMENTS.iter().find(|(k, _)| *k == lowered) {
-            return self.environment(&lowered, name);
+        if let Some((keyword, name)) = e.environment {
+            return self.environment(keyword, name);
         }
-        if let Some(s) = lookup_lower(BIG_OPERATORS, word).or_else(|| lookup_lower(SYMBOLS, word)) {
+        if let Some(s) = e.big.or(e.symbol) {
             return Ok(s.to_owned());
         }
-        Ok(match self.font {
+        Ok(self.name(word))
+    }
+
+    /// A name (`x`, `PQ`) in the font in force.
+    fn name(&self, word: &str) -> String {
+        match self.font {
             Font::Roman => format!(r"\mathrm{{{word}}}"),
             Font::Bold => format!(r"\mathbf{{{word}}}"),
             Font::Italic => word.to_owned(),
-        })
+        }
     }
 
     fn root(&mut self) -> Parsed<String> {
@@ -904,7 +1016,7 @@ impl<'a> Parser<'a> {
                 "/" => "/",
                 _ => return Err(Untranslatable),
             },
-            Tok::Word(w) => match w.to_ascii_lowercase().as_str() {
+            Tok::Word(w) => match Lower::of(w).as_ref().map_or("", Lower::as_str) {
                 "lbrace" => r"\{",
                 "rbrace" => r"\}",
                 "langle" => r"\langle",
@@ -966,11 +1078,24 @@ fn push_cell(rows: &mut [Vec<String>], items: Vec<Item>) {
 }
 
 /// The last item that is not a space, the spaces after it dropped (`log` _3` is `\log_{3}`).
+///
+/// Scripts after a font word (`rm P it _{3}`) belong to the item before it (P₃), unless that is
+/// an operator or there is none (`- it _{4} rm P`: a prescript, on an empty base).
 fn last_operand(items: &mut Vec<Item>) -> Option<&mut Item> {
     while items.last().is_some_and(|i| i.space) {
         items.pop();
     }
-    items.last_mut()
+    let mut base = items.len().checked_sub(1)?;
+    if items[base].latex.is_empty() {
+        let before = items[..base]
+            .iter()
+            .rposition(|i| !i.space && !i.latex.is_empty());
+        if let Some(before) = before.filter(|&b| !items[b].operator) {
+            items.truncate(before + 1);
+            base = before;
+        }
+    }
+    items.get_mut(base)
 }
 
 /// A fraction's numerator: the last item, past spaces and font words.
@@ -1097,7 +1222,7 @@ mod tests {
             ("rmbarCP =barCQ =itx", r"\overline{\mathrm{CP}} = \overline{\mathrm{CQ}} = x"),
             ("sin`pi over7 =cos`left(pi over2 - piover7 right)", r"\sin \, \frac{\pi}{7} = \cos \, \left( \frac{\pi}{2} - \frac{\pi}{7} \right)"),
             ("128 timesp =62`", r"128 \times p = 62 \,"),
-            ("  it _{6} rm P it _{3}=6times5times4 =120", r"{}_{6} \mathrm{P} {}_{3} = 6 \times 5 \times 4 = 120"),
+            ("  it _{6} rm P it _{3}=6times5times4 =120", r"{}_{6} \mathrm{P}_{3} = 6 \times 5 \times 4 = 120"),
             ("rm P(A SMALLINTER B)= {1} over {5}", r"\mathrm{P} ( \mathrm{A} \cap \mathrm{B} ) = \frac{1}{5}"),
             ("{vec{rm AC it}} BULLET {vec{rm AQ it}} <0", r"{\overrightarrow{\mathrm{AC}}} \bullet {\overrightarrow{\mathrm{AQ}}} \lt 0"),
             ("LEFT { 6,``7 RIGHT } SUBSET  LEFT { f LEFT ( x RIGHT ) ` vert `x LEQ k RIGHT } `", r"\left\{ 6 , \, \, 7 \right\} \subset \left\{ f \left( x \right) \, \vert \, x \le k \right\} \,"),
@@ -1131,6 +1256,9 @@ mod tests {
             ),
             ("x_1 sup 2 sub 3", r"{x_{1}^{2}}_{3}"),
             ("a lsub 2", r"{}_{2} a"),
+            // Scripts after a font word: on the item before, or a prescript after an operator.
+            ("a - it _{4} rm P it _{3}", r"a - {}_{4} \mathrm{P}_{3}"),
+            ("{rm{P}} it _{1}", r"{{\mathrm{P}}}_{1}"),
             ("a atop b", r"\genfrac{}{}{0pt}{}{a}{b}"),
             ("n choose k", r"\binom{n}{k}"),
             (
