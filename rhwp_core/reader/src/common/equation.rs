@@ -739,17 +739,7 @@ impl<'a> Parser<'a> {
     }
 
     fn prime(&mut self, items: &mut Vec<Item>) {
-        let base = match last_operand(items) {
-            Some(base) => base,
-            None => {
-                items.push(Item::plain("{}".to_owned()));
-                let last = items.len() - 1;
-                &mut items[last]
-            }
-        };
-        if base.latex.is_empty() {
-            base.latex.push_str("{}");
-        }
+        let base = script_base(items);
         if base.has_sup {
             base.latex = format!("{{{}}}", base.latex);
             base.has_sub = false;
@@ -761,17 +751,7 @@ impl<'a> Parser<'a> {
 
     fn script(&mut self, items: &mut Vec<Item>, upper: bool) -> Parsed<()> {
         let argument = self.argument()?;
-        let base = match last_operand(items) {
-            Some(base) => base,
-            None => {
-                items.push(Item::plain("{}".to_owned()));
-                let last = items.len() - 1;
-                &mut items[last]
-            }
-        };
-        if base.latex.is_empty() {
-            base.latex.push_str("{}");
-        }
+        let base = script_base(items);
         let taken = if upper { base.has_sup } else { base.has_sub };
         if taken {
             base.latex = format!("{{{}}}", base.latex);
@@ -1096,6 +1076,20 @@ fn last_operand(items: &mut Vec<Item>) -> Option<&mut Item> {
         }
     }
     items.get_mut(base)
+}
+
+/// What a script or prime attaches to: the last operand, or an empty base (`{}`) when there is
+/// none (`^3 sqrt x`, a prescript after a font word).
+fn script_base(items: &mut Vec<Item>) -> &mut Item {
+    if last_operand(items).is_none() {
+        items.push(Item::default());
+    }
+    let last = items.len() - 1;
+    let base = &mut items[last];
+    if base.latex.is_empty() {
+        base.latex.push_str("{}");
+    }
+    base
 }
 
 /// A fraction's numerator: the last item, past spaces and font words.
