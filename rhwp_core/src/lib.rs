@@ -133,7 +133,7 @@ struct NativeDocument {
 #[pymethods]
 impl NativeDocument {
     /// All the text the document shows, paragraphs joined by `\n`: the body in reading order
-    /// (table cells, text boxes, captions, equation scripts included), then, with
+    /// (table cells, text boxes, captions, equations as `$LaTeX$` included), then, with
     /// `include_furniture`, page headers/footers (each distinct one once), foot/endnotes and memos.
     fn extract_text<'py>(
         &self,
@@ -646,6 +646,13 @@ fn compare(
     result.map_err(to_py_err)
 }
 
+/// 한글's equation script as LaTeX, or `None` when it does not translate: the translator every
+/// equation block's `latex` comes from, for tests and tools that hold a script alone.
+#[pyfunction]
+fn equation_latex(script: &str) -> Option<String> {
+    rhwp_reader::common::equation::to_latex(script)
+}
+
 /// Page `page` (1-based) of the document `source` (bytes or a path) as SVG text (`format`
 /// "svg") or PNG bytes ("png", `dpi`, the longer side at most `max_side`), drawn with the fonts
 /// in `font_dirs`; with the document's page count. Reading, laying out and drawing release the
@@ -710,6 +717,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fill::fill, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(render_page, m)?)?;
+    m.add_function(wrap_pyfunction!(equation_latex, m)?)?;
     m.add("ReaderError", m.py().get_type::<ReaderError>())?;
     // The error vocabulary, `(code, default suggestion, exception class name)` a row, from which
     // `rhwp_core.errors` builds its exception classes.

@@ -37,7 +37,7 @@ def _blocks_text(blocks: Sequence[Block], out: list[str]) -> None:
         elif isinstance(block, Picture):
             _blocks_text(block.caption, out)
         elif isinstance(block, Equation):
-            _push(block.script.strip(), out)
+            _push(block.shown, out)
             _blocks_text(block.caption, out)
         elif isinstance(block, Shape):
             _blocks_text(block.blocks, out)

@@ -139,8 +139,8 @@ def test_picture_equation_shape_object() -> None:
     assert image.get("alt") == '그림입니다. [원본] "logo"'
     assert tree.find(".//figure/figcaption/p").text == "그림 1. 로고"
     equation = tree.find(".//span[@class='equation']")
-    assert equation.text == "x = {-b +- sqrt {b^2 - 4ac}} over {2a}"
-    assert equation.get("data-latex").startswith("x = \\frac{")
+    assert equation.text == "\\(x = \\frac{- b \\pm \\sqrt{b^{2} - 4 ac}}{2 a}\\)"
+    assert equation.get("data-script") == "x = {-b +- sqrt {b^2 - 4ac}} over {2a}"
     assert tree.find(".//div[@data-object='ole']") is not None
 
 

@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from oracle_views.markdown import render_block_markdown, render_markdown
 from rhwp_core.ir import (
+    Equation,
     Furniture,
     HwpDocument,
     ListMarker,
     NoteRef,
     Paragraph,
+    Provenance,
     Run,
     Section,
     Table,
@@ -142,9 +144,21 @@ def test_restarted_note_numbers_get_distinct_labels() -> None:
 def test_picture_equation_and_unknown_object() -> None:
     markdown = render_markdown(showcase())
     assert '![그림입니다. \\[원본\\] "logo"](BIN0001.png "50.8 × 25.4 mm")\n\n그림 1. 로고' in markdown
-    assert "$x = " in markdown and r"\sqrt{b^{2} - 4 ac}" in markdown
-    assert "<!-- x = {-b +- sqrt {b^2 - 4ac}} over {2a} -->" in markdown
+    # Alone in its paragraph: display math.
+    assert "\n\n$$x = \\frac{- b \\pm \\sqrt{b^{2} - 4 ac}}{2 a}$$\n\n" in markdown
     assert "<!-- object: ole -->" in markdown
+
+
+def test_equation_inline_display_and_untranslated() -> None:
+    at = Provenance(paragraph=3)
+    inline = doc_of(
+        Paragraph(text="근의 공식:", provenance=at), Equation(script="a over b", latex=r"\frac{a}{b}", provenance=at)
+    )
+    assert render_markdown(inline) == "근의 공식:\n\n$\\frac{a}{b}$\n"
+    alone = doc_of(Paragraph(text="앞 문단"), Equation(script="a over b", latex=r"\frac{a}{b}", provenance=at))
+    assert render_markdown(alone) == "앞 문단\n\n$$\\frac{a}{b}$$\n"
+    # A script that does not translate is shown as it is (escaped as text).
+    assert render_markdown(doc_of(Equation(script="{a_1 over", latex=None))) == "{a\\_1 over\n"
 
 
 def test_hostile_text_renders_literally() -> None:

@@ -11,6 +11,7 @@ __all__ = [
     "ReaderError",
     "__version__",
     "compare",
+    "equation_latex",
     "fill",
     "parse_bytes",
     "parse_path",
@@ -63,6 +64,10 @@ class NativeDocument:
     def summary_json(self) -> str: ...
     def to_json(self) -> str: ...
     def to_ir(self, classes: IrClasses) -> Any | None: ...
+
+def equation_latex(script: str) -> str | None:
+    """한글's equation script as LaTeX (the translator behind every equation's ``latex``), or
+    ``None`` when it does not translate."""
 
 def parse_bytes(data: bytes, strict: bool = False, password: str | None = None) -> NativeDocument: ...
 def parse_path(path: str, strict: bool = False, password: str | None = None) -> NativeDocument: ...

@@ -16,8 +16,9 @@ starts at the top-level body block holding it), ``page`` and ``text_offset`` (wh
 table cell say which (``cell``: its row, column and field name).
 
 The offsets follow the text exactly as ``extract_text`` writes it (reader/src/text.rs: non-empty
-lines joined by one newline; a table's caption, then its cells; an equation's script, then its
-caption; a shape's text, then its caption); ``test_forms.py`` holds every offset against the text.
+lines joined by one newline; a table's caption, then its cells; an equation as ``$LaTeX$`` (its
+script when it does not translate), then its caption; a shape's text, then its caption);
+``test_forms.py`` holds every offset against the text.
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ class _Walk:
             from .ir import child_blocks
 
             if block.kind == "equation":
-                self.line(block.script.strip())
+                self.line(block.shown)
             for child in child_blocks(block):
                 self.visit(child)
 

@@ -64,7 +64,7 @@ __all__ = [
 ]
 
 #: The schema version this module reads and writes (``model.rs``'s ``SCHEMA_VERSION``).
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 BlockKind = Literal["paragraph", "table", "picture", "equation", "shape", "form_control", "unknown"]
 BLOCK_KINDS: tuple[str, ...] = ("paragraph", "table", "picture", "equation", "shape", "form_control", "unknown")
@@ -263,12 +263,25 @@ class Picture(_Model):
 
 
 class Equation(_Model):
-    """An equation, in HWP's equation-script syntax as stored."""
+    """An equation: 한글's equation script as stored, and the same as LaTeX when it translates."""
 
     kind: Literal["equation"] = "equation"
     script: str
+    latex: str | None = Field(
+        default=None,
+        description=(
+            "The script as LaTeX (KaTeX reads it); null when it does not translate: unbalanced braces or quotes, "
+            "an operator missing its operand, a construct LaTeX has no counterpart for."
+        ),
+    )
     caption: list[Block] = Field(default_factory=list)
     provenance: Provenance = Field(default_factory=Provenance)
+
+    @property
+    def shown(self) -> str:
+        """The equation as the text shows it (``Equation::shown`` in model.rs): ``$LaTeX$``, or
+        the script as it is when it does not translate."""
+        return f"${self.latex}$" if self.latex is not None else self.script.strip()
 
 
 class Shape(_Model):

@@ -125,7 +125,7 @@ def block_plain_text(block: Block) -> str:
         return block.text or ""
     if block.kind == "form_control":
         return block.shown
-    lines = [block.script.strip()] if block.kind == "equation" else []
+    lines = [block.shown] if block.kind == "equation" else []
     lines.extend(block_plain_text(child) for child in child_blocks(block))
     return "\n".join(line for line in lines if line)
 

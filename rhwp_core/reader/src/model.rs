@@ -21,7 +21,7 @@ use serde::Serialize;
 /// Bumped whenever the JSON shape changes in a way a consumer could notice.
 /// 1.1 added fields, cell field names, form controls, memos (furniture of kind `memo`) and
 /// tracked changes: all additions, so a 1.0 reader of the JSON still reads it.
-pub const SCHEMA_VERSION: &str = "1.1";
+pub const SCHEMA_VERSION: &str = "1.2";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -236,8 +236,21 @@ pub struct Picture {
 pub struct Equation {
     /// The equation in HWP's equation-script syntax, as stored.
     pub script: String,
+    /// The script as LaTeX; `None` when it does not translate (`common::equation`).
+    pub latex: Option<String>,
     pub caption: Vec<Block>,
     pub provenance: Provenance,
+}
+
+impl Equation {
+    /// The equation as the text shows it: `$LaTeX$`, or the script as it is when it does not
+    /// translate.
+    pub fn shown(&self) -> String {
+        match &self.latex {
+            Some(latex) => format!("${latex}$"),
+            None => self.script.trim().to_owned(),
+        }
+    }
 }
 
 /// A drawing object that carries text: a text box, a rectangle or ellipse with

@@ -1,6 +1,6 @@
 //! Plain text of a document, computed on the native model: all the text it shows,
 //! the body in reading order — table cells, text boxes, captions and
-//! equation scripts included — then each distinct page header/footer once,
+//! equations (`$LaTeX$`, the script when it does not translate) included — then each distinct page header/footer once,
 //! then foot- and endnotes. Paragraphs are joined by `\n`.
 
 use crate::model::{Block, Document, Furniture, Paragraph};
@@ -70,7 +70,7 @@ pub fn push_block(block: &Block, out: &mut String) {
         }
         Block::Picture(p) => push_blocks(&p.caption, out),
         Block::Equation(e) => {
-            push_line(e.script.trim(), out);
+            push_line(&e.shown(), out);
             push_blocks(&e.caption, out);
         }
         Block::Shape(s) => {

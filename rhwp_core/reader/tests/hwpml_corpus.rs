@@ -87,7 +87,16 @@ fn fixtures_read_strictly_as_hwpml() {
     let doc = read_path(&dir.join("nodehwp-sample-sample-1.hml"), &strict()).unwrap();
     let text = document_text(&doc, true);
     assert!(text.contains("근의 공식"));
-    assert!(text.contains("sqrt{b^2 - 4ac}"), "the equation's script");
+    // The text shows the equation as LaTeX; the model keeps the script beside it.
+    assert!(
+        text.contains(r"$y = \frac{- b \pm \sqrt{b^{2} - 4 ac}}{2 a}$"),
+        "the equation as LaTeX"
+    );
+    let script = doc.sections[0].blocks.iter().find_map(|b| match b {
+        Block::Equation(e) => Some(e.script.as_str()),
+        _ => None,
+    });
+    assert_eq!(script, Some("y={-b +- sqrt{b^2 - 4ac}}over{2a}"));
     assert!(shape_of(&doc).contains(&"table 4x5".to_string()));
     // Formatted runs from CHARSHAPE ids (bold, italic).
     let bold = doc.sections[0].blocks.iter().any(|b| match b {

@@ -204,15 +204,20 @@ fn footnotes_are_numbered_and_referenced() {
 }
 
 #[test]
-fn equation_script_is_text() {
+fn equation_keeps_its_script_and_carries_latex() {
     let doc = fixture("hwpxlib-SimpleEquation.hwpx");
     let eq = doc.sections[0].blocks.iter().find_map(|b| match b {
         Block::Equation(e) => Some(e),
         _ => None,
     });
-    assert!(
-        eq.is_some_and(|e| !e.script.trim().is_empty()),
-        "no equation script"
+    let eq = eq.expect("an equation block");
+    assert_eq!(
+        eq.script,
+        r#"{"123"} over {123 sqrt {3466}} sum _{34} ^{12}"#
+    );
+    assert_eq!(
+        eq.latex.as_deref(),
+        Some(r"\frac{\text{123}}{123 \sqrt{3466}} \sum_{34}^{12}")
     );
 }
 

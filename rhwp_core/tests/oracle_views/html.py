@@ -44,7 +44,6 @@ from ._common import (
     placed_cells,
     safe_url,
 )
-from .equation import to_latex
 from .headings import paragraph_levels
 
 __all__ = ["HtmlRenderer", "render_html"]
@@ -323,11 +322,13 @@ class HtmlRenderer:
 
     def equation(self, equation: Equation) -> None:
         script = " ".join(clean(equation.script).split())
-        if script:
-            latex = _attr(to_latex(script))
+        if script and equation.latex is not None:
+            shown = _text(f"\\({equation.latex}\\)")
             self.out.append(
-                f'<p class="equation-block"><span class="equation" data-latex="{latex}">{_text(script)}</span></p>'
+                f'<p class="equation-block"><span class="equation" data-script="{_attr(script)}">{shown}</span></p>'
             )
+        elif script:
+            self.out.append(f'<p class="equation-block"><span class="equation untranslated">{_text(script)}</span></p>')
         self._caption_div(equation.caption)
 
     def shape(self, shape: Shape) -> None:

@@ -9,8 +9,9 @@ r"""The Markdown view (CommonMark + GFM tables and footnotes) rendered from the 
 - Tables: GFM pipe tables when the grid is simple (no merged cells, one paragraph per cell);
   otherwise an HTML ``<table>`` with rowspan/colspan, whose cells are escaped HTML.
 - Foot/endnotes: ``[^1]`` / ``[^e1]`` at the reference, definitions at the end.
-- Pictures: ``![description](BIN0001.png "width × height mm")``; equations: ``$LaTeX$`` with
-  the original script kept beside it in an HTML comment; text boxes and shapes: blockquotes.
+- Pictures: ``![description](BIN0001.png "width × height mm")``; equations: ``$LaTeX$``
+  (``$$LaTeX$$`` alone in their paragraph), the script as it is when it does not translate; text
+  boxes and shapes: blockquotes.
 - Page headers/footers only with ``include_furniture`` (headers first, footers last).
 
 Text is escaped so that it renders literally, however hostile: no raw HTML, link, emphasis,
@@ -55,7 +56,6 @@ from ._common import (
     placed_cells,
     safe_url,
 )
-from .equation import to_latex
 from .headings import paragraph_levels
 from .html import HtmlRenderer
 
@@ -70,9 +70,22 @@ _ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")  # `&amp;` would otherwise render 
 _LINE_START = re.compile(r"^(?:([#>+=-])|(\d{1,9})[.)]|(\[\^[^\]]*\]):)")
 
 
-_DASHES = re.compile(r"-{2,}")  # `--` would end the HTML comment an equation's script goes in
 _NOT_IN_OBJECT_NAME = re.compile(r"[^\w .:-]")
 _NUMBER_MARKER = re.compile(r"(\d{1,9})([.)])")  # a list marker Markdown can number itself: `1.`, `1)`
+
+
+def _stands_alone(blocks: Sequence[Block], index: int) -> bool:
+    """The model keeps an equation as a block after the paragraph that anchors it: it stands alone
+    when that paragraph (same section and paragraph, past the other objects it anchors) is missing
+    or blank."""
+    at = blocks[index].provenance
+    for block in reversed(blocks[:index]):
+        p = block.provenance
+        if (p.section, p.paragraph) != (at.section, at.paragraph):
+            return True
+        if isinstance(block, Paragraph):
+            return paragraph_is_empty(block)
+    return True
 
 
 def _backslashed(match: re.Match[str]) -> str:
@@ -220,7 +233,7 @@ class _MarkdownRenderer:
         length = 0
         list_indents: list[int] = []  # content column of each open list level
         previous_was_item = False
-        for block in blocks:
+        for index, block in enumerate(blocks):
             if (
                 isinstance(block, Paragraph)
                 and block.list is not None
@@ -236,7 +249,12 @@ class _MarkdownRenderer:
                     length += len(gap) + len(item)
                     previous_was_item = True
                 continue
-            text = self.paragraph(block) if isinstance(block, Paragraph) else self.block(block)
+            if isinstance(block, Paragraph):
+                text = self.paragraph(block)
+            elif isinstance(block, Equation):
+                text = self.equation(block, _stands_alone(blocks, index))
+            else:
+                text = self.block(block)
             gap = "\n\n" if out and text else ""
             if starts is not None:
                 starts.append(length + len(gap) if text else None)
@@ -343,14 +361,16 @@ class _MarkdownRenderer:
         caption = self.blocks(picture.caption)
         return image + ("\n\n" + caption if caption else "")
 
-    def equation(self, equation: Equation) -> str:
-        script = " ".join(clean(equation.script).split())
+    def equation(self, equation: Equation, display: bool = False) -> str:
+        """``$LaTeX$`` (``$$LaTeX$$`` when the equation stands alone in its paragraph); a script
+        that does not translate as it is."""
         parts = []
-        if script:
-            latex = to_latex(script)
-            # The original script stays beside the LaTeX (words such as `over` would be lost otherwise).
-            comment = _DASHES.sub(lambda m: " ".join("-" * len(m.group())), script).lstrip(">-")
-            parts.append(f"${latex}$ <!-- {comment} -->")
+        if equation.latex is not None:
+            parts.append(f"$${equation.latex}$$" if display else f"${equation.latex}$")
+        else:
+            script = " ".join(clean(equation.script).split())
+            if script:
+                parts.append(_escape_line_start(_escape(script)))
         caption = self.blocks(equation.caption)
         if caption:
             parts.append(caption)

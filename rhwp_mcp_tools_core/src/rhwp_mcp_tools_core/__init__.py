@@ -142,7 +142,7 @@ def extract_text(
     pages: Pages = None,
 ) -> str:
     """All the text of an HWP/HWPX document as plain text, one paragraph per line: the body in reading
-    order (table cells, text boxes, captions and equation scripts included), then page headers/footers
+    order (table cells, text boxes, captions and equations as $LaTeX$ included), then page headers/footers
     and foot/endnotes (include_furniture=False gives the body alone). `pages` keeps what lies on
     those pages; `offset` may be an outline entry's text_offset (see parse_hwp_summary).
 
@@ -256,7 +256,7 @@ def iter_blocks(
 
     Each block is a JSON object with `kind` (paragraph, table, picture, equation, shape,
     form_control, unknown), its content (paragraph text, runs and fields; table cells with spans,
-    field names and nested blocks; picture bin-data name and size; equation script; a form
+    field names and nested blocks; picture bin-data name and size; equation script and its LaTeX; a form
     control's name, caption, value and checked state) and provenance (section, paragraph, page). Use kind="table" to
     get just the tables, scope="furniture" for headers/footers/notes, pages="3-5" for what lies on
     those pages; an outline entry's `block` (parse_hwp_summary) is the offset of its heading.

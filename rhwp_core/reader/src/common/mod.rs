@@ -9,6 +9,7 @@ pub mod bin_data;
 pub mod chars;
 pub mod compound;
 pub mod dates;
+pub mod equation;
 pub mod fill;
 pub mod format;
 pub mod inflate;

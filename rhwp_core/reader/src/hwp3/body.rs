@@ -11,6 +11,7 @@
 //! lying length is a `corrupt_document` error (or a skipped object), never a large allocation.
 
 use super::charset;
+use crate::common::equation;
 use crate::limits::Limits;
 use crate::model::{
     Block, Equation, Furniture, NoteRef, Paragraph, Picture, Provenance, Run, Shape, Table,
@@ -523,6 +524,7 @@ impl<'a> State<'a> {
                     }
                 }
                 Block::Equation(Equation {
+                    latex: equation::to_latex(&script),
                     script,
                     caption,
                     provenance,

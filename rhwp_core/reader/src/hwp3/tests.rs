@@ -140,7 +140,10 @@ fn controls_tables_notes_headers_comments() {
         .bytes()]))
     .unwrap();
     let text = document_text(&doc, true);
-    assert_eq!(text, "x\ty\nleft\nright\na over b\nrunning head\nthe note");
+    assert_eq!(
+        text,
+        "x\ty\nleft\nright\n$\\frac{a}{b}$\nrunning head\nthe note"
+    );
     let Block::Table(t) = &doc.sections[0].blocks[1] else {
         panic!("{:?}", doc.sections[0].blocks)
     };

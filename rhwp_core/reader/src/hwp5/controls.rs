@@ -14,6 +14,7 @@
 
 use super::body::Ctx;
 use super::record::{ctrl_id, subtree_end, tag, Reader};
+use crate::common::equation;
 use crate::common::lines::CellLines;
 use crate::model::{
     Block, Equation, Furniture, NoteRef, PageDefinition, Picture, Shape, Table, TableCell, Unknown,
@@ -290,6 +291,7 @@ impl Ctx<'_> {
             }
         }
         Ok(Block::Equation(Equation {
+            latex: equation::to_latex(&script),
             script,
             caption,
             provenance: self.provenance(offset, offset + 1),

@@ -7,7 +7,6 @@ use super::common::{
     block_is_empty_paragraph, inline_pieces, marked_heading, paragraph_is_empty, placed_cells,
     safe_url, Format, NoteIndex, Piece,
 };
-use super::equation::to_latex;
 use crate::common::chars::{clean, decimal_value, is_decimal, lstrip, strip, words};
 use crate::model::{
     Block, Equation, FormControl, ListMarker, Paragraph, Picture, Shape, Table, TableCell, Unknown,
@@ -432,15 +431,27 @@ impl<'n, 'a> HtmlFragment<'n, 'a> {
         }
     }
 
+    /// The LaTeX between `\(` and `\)` (for MathJax or KaTeX's auto-render), 한글's script kept
+    /// in `data-script`; a script that does not translate is shown as it is.
     fn equation(&mut self, equation: &Equation) {
         let script = crate::common::chars::squeeze(&clean(&equation.script));
         if !script.is_empty() {
-            let latex = attr(&to_latex(&script));
             let mut shown = String::new();
-            text(&script, &mut shown);
-            self.out.push(format!(
-                "<p class=\"equation-block\"><span class=\"equation\" data-latex=\"{latex}\">{shown}</span></p>"
-            ));
+            match &equation.latex {
+                Some(latex) => {
+                    text(&format!("\\({latex}\\)"), &mut shown);
+                    self.out.push(format!(
+                        "<p class=\"equation-block\"><span class=\"equation\" data-script=\"{}\">{shown}</span></p>",
+                        attr(&script)
+                    ));
+                }
+                None => {
+                    text(&script, &mut shown);
+                    self.out.push(format!(
+                        "<p class=\"equation-block\"><span class=\"equation untranslated\">{shown}</span></p>"
+                    ));
+                }
+            }
         }
         self.caption_div(&equation.caption);
     }

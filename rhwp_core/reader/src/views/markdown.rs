@@ -11,7 +11,6 @@ use super::common::{
     block_is_empty_paragraph, inline_pieces, marked_heading, paragraph_is_empty, placed_cells,
     safe_url, NoteIndex, Piece,
 };
-use super::equation::to_latex;
 use super::html_fragment::HtmlFragment;
 use super::markdown_inline::{delimited, escape, escape_line_start, md_formatted, wrap};
 use crate::common::chars::{self, clean, is_alnum, is_decimal, lstrip, rstrip, strip, words};
@@ -150,7 +149,7 @@ impl<'a> Renderer<'a> {
         let mut out = String::new();
         let mut list_indents: Vec<usize> = Vec::new();
         let mut previous_was_item = false;
-        for block in blocks {
+        for (index, block) in blocks.iter().enumerate() {
             if let Block::Paragraph(p) = block {
                 if self.is_list_item(p) {
                     let item = self.list_item(p, &mut list_indents);
@@ -170,7 +169,10 @@ impl<'a> Renderer<'a> {
                     continue;
                 }
             }
-            let text = self.block(block);
+            let text = match block {
+                Block::Equation(e) => self.equation(e, stands_alone(blocks, index)),
+                _ => self.block(block),
+            };
             let gap = if !out.is_empty() && !text.is_empty() {
                 "\n\n"
             } else {
@@ -217,7 +219,7 @@ impl<'a> Renderer<'a> {
             Block::Paragraph(p) => self.paragraph(p),
             Block::Table(t) => self.table(t),
             Block::Picture(p) => self.picture(p),
-            Block::Equation(e) => self.equation(e),
+            Block::Equation(e) => self.equation(e, false),
             Block::Shape(s) => self.shape(s),
             Block::FormControl(c) => form_control(c),
             Block::Unknown(u) => unknown(u),
@@ -328,15 +330,19 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn equation(&self, equation: &Equation) -> String {
-        let script = chars::squeeze(&clean(&equation.script));
+    /// `$LaTeX$`, or `$$LaTeX$$` for an equation its paragraph holds alone; a script that does
+    /// not translate is shown as it is.
+    fn equation(&self, equation: &Equation, display: bool) -> String {
         let mut parts = Vec::new();
-        if !script.is_empty() {
-            let latex = to_latex(&script);
-            // The original script stays beside the LaTeX; `--` would end the HTML comment.
-            let comment = spaced_dashes(&script);
-            let comment = comment.trim_start_matches(['>', '-']);
-            parts.push(format!("${latex}$ <!-- {comment} -->"));
+        match &equation.latex {
+            Some(latex) if display => parts.push(format!("$${latex}$$")),
+            Some(latex) => parts.push(format!("${latex}$")),
+            None => {
+                let script = chars::squeeze(&clean(&equation.script));
+                if !script.is_empty() {
+                    parts.push(escape_line_start(&escape(&script)));
+                }
+            }
         }
         let caption = self.blocks(&equation.caption, None);
         if !caption.is_empty() {
@@ -468,22 +474,23 @@ fn is_number_marker(shown: &str) -> bool {
     (1..=9).contains(&count) && (after == "." || after == ")")
 }
 
-/// Each run of two or more `-` written with spaces between the dashes.
-fn spaced_dashes(script: &str) -> String {
-    let mut out = String::with_capacity(script.len());
-    let mut rest = script;
-    while let Some(at) = rest.find('-') {
-        out.push_str(&rest[..at]);
-        let run = rest[at..].bytes().take_while(|&b| b == b'-').count();
-        if run >= 2 {
-            out.push_str(&vec!["-"; run].join(" "));
-        } else {
-            out.push('-');
+/// Whether the equation at `index` stands alone in the paragraph that anchors it: the model
+/// keeps an equation as a block after that paragraph, so the paragraph (same section and
+/// paragraph, before it past the other objects it anchors) is missing or blank.
+fn stands_alone(blocks: &[Block], index: usize) -> bool {
+    let Some(at) = blocks.get(index).map(Block::provenance) else {
+        return false;
+    };
+    for block in blocks[..index].iter().rev() {
+        let p = block.provenance();
+        if (p.section, p.paragraph) != (at.section, at.paragraph) {
+            return true;
         }
-        rest = &rest[at + run..];
+        if let Block::Paragraph(paragraph) = block {
+            return paragraph_is_empty(paragraph);
+        }
     }
-    out.push_str(rest);
-    out
+    true
 }
 
 fn join_nonempty(parts: &[String], separator: &str) -> String {
@@ -599,11 +606,8 @@ pub fn render_block_markdown_on_pages(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
-    fn dashes_and_decimals() {
-        assert_eq!(spaced_dashes("a -- b - c ---"), "a - - b - c - - -");
+    fn decimals() {
         assert_eq!(format!("{:.1}", 0.25), "0.2");
     }
 }

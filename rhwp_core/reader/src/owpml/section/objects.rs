@@ -5,6 +5,7 @@
 //! captions of objects and tables.
 
 use super::{BinRef, Capture, Frame, Parser};
+use crate::common::equation;
 use crate::model::{
     Block, Equation, FormControl, Paragraph, Picture, Provenance, Run, Shape, Unknown,
 };
@@ -327,6 +328,7 @@ impl Parser<'_> {
                 provenance,
             }),
             ObjectKind::Equation { script } => Block::Equation(Equation {
+                latex: equation::to_latex(&script),
                 script,
                 caption,
                 provenance,
