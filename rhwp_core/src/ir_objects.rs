@@ -438,15 +438,6 @@ impl<'py> ser::SerializeStruct for StructBuilder<'_, 'py> {
         Ok(())
     }
 
-    /// A field the model leaves out when it has nothing to say (`skip_serializing_if`, e.g. a
-    /// paragraph's `stored_text`): the IR class's default for it, `None`, as validating the
-    /// JSON without the key gives.
-    fn skip_field(&mut self, key: &'static str) -> Result<(), BuildError> {
-        self.values
-            .push((key, self.builder.py.None().into_bound(self.builder.py)));
-        Ok(())
-    }
-
     fn end(self) -> Out<'py> {
         let py = self.builder.py;
         let fields = &self.model.fields;
