@@ -84,6 +84,26 @@ impl CharTable {
         }
     }
 
+    /// Append the scalars of code `index` to `out` (nothing for an empty code or one past the
+    /// table). The HWP 3.x reader's per-character path: one load and, nearly always, one push.
+    #[inline]
+    pub fn push(&self, index: usize, out: &mut String) {
+        let Some(&e) = self.entries.get(index) else {
+            return;
+        };
+        if e & MULTI == 0 {
+            if let Some(c) = char::from_u32(e) {
+                out.push(c);
+            }
+        } else {
+            let at = ((e & !MULTI) >> 4) as usize;
+            let len = (e & 15) as usize;
+            if let Some(s) = self.pool.get(at..at + len) {
+                out.extend(s.iter());
+            }
+        }
+    }
+
     /// How many codes map to something.
     pub fn mapped(&self) -> usize {
         self.entries.iter().filter(|&&e| e != NONE).count()
@@ -106,9 +126,11 @@ impl Chars<'_> {
     /// Append the scalars to `out`.
     #[inline]
     pub fn push_to(self, out: &mut String) {
+        // `push` per character: `String::extend` over an `Option` reserves on every call.
         match self {
-            Chars::One(c) => out.extend(c),
-            Chars::Many(s) => out.extend(s.iter()),
+            Chars::One(Some(c)) => out.push(c),
+            Chars::One(None) => {}
+            Chars::Many(s) => s.iter().for_each(|&c| out.push(c)),
         }
     }
 

@@ -42,12 +42,36 @@ pub fn is_private_use(c: char) -> bool {
     matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF)
 }
 
-/// Whether `text` may hold a private-use character: any UTF-8 lead byte of U+E000..U+FFFF
-/// (0xEE, 0xEF) or of the planes 12..16 (0xF3, 0xF4). A byte scan, so that the text of a
-/// document without such characters (nearly every one) costs one pass and no allocation.
+/// The byte index of the first character of `text` that may be private-use: the first UTF-8
+/// lead byte of U+E000..U+FFFF (0xEE, 0xEF) or of the planes 1..16 (0xF0..0xF4), all of them
+/// 0xEE or more (a continuation byte never is, so the index is a character boundary). Scanned in
+/// blocks the compiler vectorises, so that the text of a document without such characters
+/// (nearly every one) costs a fraction of an instruction per byte and no allocation.
 #[inline]
-fn may_hold_private_use(text: &str) -> bool {
-    text.bytes().any(|b| matches!(b, 0xEE | 0xEF | 0xF3 | 0xF4))
+fn first_candidate(text: &str) -> Option<usize> {
+    const BLOCK: usize = 64;
+    let bytes = text.as_bytes();
+    let mut base = 0;
+    for block in bytes.chunks(BLOCK) {
+        if block.iter().fold(false, |seen, &b| seen | (b >= 0xEE)) {
+            return block.iter().position(|&b| b >= 0xEE).map(|i| base + i);
+        }
+        base += block.len();
+    }
+    None
+}
+
+/// The byte index of the first character of `text` with a known mapping.
+fn first_shown(text: &str) -> Option<usize> {
+    let mut at = first_candidate(text)?;
+    loop {
+        let c = text[at..].chars().next()?;
+        if shown(c).is_some() {
+            return Some(at);
+        }
+        at += c.len_utf8();
+        at += first_candidate(&text[at..])?;
+    }
 }
 
 /// Hancom's symbol area and the Wingdings codes: code point → what 한글 draws, sorted by code
@@ -72,7 +96,7 @@ fn may_hold_private_use(text: &str) -> bool {
 ///   joins them like ┬), U+F0827 ■, U+F03C5 □ (an RFP's `□` section bullets), U+F03A0 ↵
 ///   (`커서를 항목 앞에 놓고 ↵를 누르면`, and after DOS commands), U+F03EF..U+F03F4, six
 ///   consecutive HNC codes drawn as the logotype 한글과컴퓨터.
-static SYMBOLS: &[(u32, &str)] = &[
+const SYMBOLS: &[(u32, &str)] = &[
     (0xF06C, "●"),          // W
     (0xF06D, "❍"),          // W
     (0xF06E, "■"),          // W
@@ -170,17 +194,41 @@ static SYMBOLS: &[(u32, &str)] = &[
 #[inline]
 pub fn shown(c: char) -> Option<Shown> {
     let code = c as u32;
-    if !is_private_use(c) {
-        return None;
+    let slot = match code {
+        0xF000..=0xF0FF => code - 0xF000,
+        HANYANG_FIRST..=HANYANG_LAST => {
+            let seq = hanyang().get((code - HANYANG_FIRST) as usize);
+            return (!seq.is_empty()).then_some(Shown::Jamo(seq));
+        }
+        0xF0000..=0xF09FF => code - 0xF0000 + 0x100,
+        _ => return None,
+    };
+    match SYMBOL_INDEX.get(slot as usize) {
+        Some(&i) if i != NO_SYMBOL => Some(Shown::Symbol(SYMBOLS[usize::from(i)].1)),
+        _ => None,
     }
-    if (HANYANG_FIRST..=HANYANG_LAST).contains(&code) && !(0xF000..=0xF0FF).contains(&code) {
-        let seq = hanyang().get((code - HANYANG_FIRST) as usize);
-        return (!seq.is_empty()).then_some(Shown::Jamo(seq));
+}
+
+/// `SYMBOLS` by code point, for a lookup without a search: slots 0..0x100 for U+F000..U+F0FF,
+/// then U+F0000..U+F09FF; each the entry's index in `SYMBOLS`, `NO_SYMBOL` where none.
+static SYMBOL_INDEX: [u8; 0xB00] = symbol_index();
+const NO_SYMBOL: u8 = u8::MAX;
+
+const fn symbol_index() -> [u8; 0xB00] {
+    let mut index = [NO_SYMBOL; 0xB00];
+    let mut i = 0;
+    while i < SYMBOLS.len() {
+        let code = SYMBOLS[i].0;
+        let slot = if code >= 0xF0000 {
+            code - 0xF0000 + 0x100
+        } else {
+            code - 0xF000
+        };
+        // Out of the index (a table entry this layout does not cover) fails the build.
+        index[slot as usize] = i as u8;
+        i += 1;
     }
-    SYMBOLS
-        .binary_search_by_key(&code, |&(k, _)| k)
-        .ok()
-        .map(|i| Shown::Symbol(SYMBOLS[i].1))
+    index
 }
 
 /// The characters shown for one private-use code point.
@@ -191,14 +239,17 @@ pub enum Shown {
 }
 
 impl Shown {
+    #[inline]
     fn push_to(self, out: &mut String) {
         match self {
             Shown::Jamo(seq) => seq.push_to(out),
-            Shown::Symbol(s) => out.push_str(s),
+            // One or two characters: pushed as characters, not copied as a slice.
+            Shown::Symbol(s) => s.chars().for_each(|c| out.push(c)),
         }
     }
 
     /// How many characters it is.
+    #[inline]
     fn len(self) -> usize {
         match self {
             Shown::Jamo(Chars::One(c)) => usize::from(c.is_some()),
@@ -210,19 +261,47 @@ impl Shown {
 
 /// `text` as 한글 shows it, when that differs from `text` (`None`: nothing to change).
 pub fn shown_text(text: &str) -> Option<String> {
-    if !may_hold_private_use(text) {
-        return None;
-    }
-    let first = text.char_indices().find(|&(_, c)| shown(c).is_some())?.0;
+    shown_text_and_length(text).map(|(shown, _)| shown)
+}
+
+/// `shown_text`, and whether a character became several (old Hangul as jamo, a boxed digit):
+/// only then do offsets into the text move (`shown_offsets`).
+fn shown_text_and_length(text: &str) -> Option<(String, bool)> {
+    let first = first_shown(text)?;
     let mut out = String::with_capacity(text.len() + 8);
     out.push_str(&text[..first]);
-    for c in text[first..].chars() {
+    let mut moved = false;
+    let mut rest = &text[first..];
+    // Character by character only from one candidate to the next; the stretches between are
+    // copied whole.
+    while let Some(c) = rest.chars().next() {
         match shown(c) {
-            Some(s) => s.push_to(&mut out),
+            Some(s) => {
+                moved |= s.len() != 1;
+                s.push_to(&mut out);
+            }
             None => out.push(c),
         }
+        rest = &rest[c.len_utf8()..];
+        // Candidates come in runs (a rule of ━ is a line of U+F080F): the next one is taken
+        // at once, without a block scan.
+        match rest.as_bytes().first() {
+            None => break,
+            Some(&b) if b >= 0xEE => continue,
+            Some(_) => {}
+        }
+        match first_candidate(rest) {
+            Some(at) => {
+                out.push_str(&rest[..at]);
+                rest = &rest[at..];
+            }
+            None => {
+                out.push_str(rest);
+                break;
+            }
+        }
     }
-    Some(out)
+    Some((out, moved))
 }
 
 /// Where each character offset of `text` lands in its shown text: entry `i` is the shown
@@ -244,10 +323,10 @@ pub fn shown_offsets(text: &str) -> Option<Vec<u32>> {
 
 /// How many private-use code points `text` holds.
 pub fn count_private_use(text: &str) -> u64 {
-    if !may_hold_private_use(text) {
-        return 0;
+    match first_candidate(text) {
+        Some(at) => text[at..].chars().filter(|&c| is_private_use(c)).count() as u64,
+        None => 0,
     }
-    text.chars().filter(|&c| is_private_use(c)).count() as u64
 }
 
 /// Show Hancom's private-use characters as 한글 draws them in every paragraph of `doc` (body
@@ -270,12 +349,12 @@ fn show_in_paragraph(p: &mut Paragraph) {
             list.marker = marker;
         }
     }
-    let Some(shown) = shown_text(&p.text) else {
+    let Some((shown, moved)) = shown_text_and_length(&p.text) else {
         return;
     };
     // A character shown as several (old Hangul as jamo, a boxed digit) moves the offsets
     // after it; they count in the shown text.
-    if let Some(map) = shown_offsets(&p.text) {
+    if let Some(map) = moved.then(|| shown_offsets(&p.text)).flatten() {
         let at = |o: u32| map.get(o as usize).copied().unwrap_or(o);
         for f in &mut p.fields {
             f.start = at(f.start);
@@ -350,8 +429,11 @@ mod tests {
     #[test]
     fn the_symbol_table_is_sorted_and_private() {
         assert!(SYMBOLS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(SYMBOLS.len() < usize::from(NO_SYMBOL));
         for &(code, s) in SYMBOLS {
-            assert!(char::from_u32(code).is_some_and(is_private_use), "{code:X}");
+            let c = char::from_u32(code).filter(|&c| is_private_use(c));
+            let c = c.unwrap_or_else(|| panic!("{code:X} is not private-use"));
+            assert_eq!(shown(c), Some(Shown::Symbol(s)), "{code:X}");
             assert!(!s.chars().any(is_private_use), "{code:X}");
         }
     }
@@ -363,6 +445,15 @@ mod tests {
         assert_eq!(shown_text("\u{F081C}"), None);
         assert_eq!(count_private_use("a\u{F081C}b\u{F53A}"), 2);
         assert_eq!(count_private_use("ＡＢ"), 0);
+    }
+
+    #[test]
+    fn candidates_are_found_past_blocks_and_other_high_characters() {
+        let long = format!("{}ＡＢ{}", "가".repeat(40), "\u{F0854}");
+        assert_eq!(show(&long), format!("{}ＡＢ『", "가".repeat(40)));
+        assert_eq!(first_shown(&long), Some(40 * 3 + 6));
+        // Full-width letters and an emoji (lead bytes 0xEF, 0xF0) are candidates, not mapped.
+        assert_eq!(shown_text("ＡＢ😀"), None);
     }
 
     #[test]

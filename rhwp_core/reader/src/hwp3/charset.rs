@@ -26,7 +26,7 @@ pub fn push(code: u16, out: &mut String) {
         out.push(code as u8 as char);
         return;
     }
-    table().get(usize::from(code)).push_to(out);
+    table().push(usize::from(code), out);
 }
 
 /// A string of `hchar`s (little-endian), up to the first NUL.
