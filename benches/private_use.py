@@ -40,7 +40,6 @@ WHY: dict[range, str] = {
     "joint each is needs a Hancom rendering of the HWP 3.x manual that holds them",
     range(0xF007F, 0xF0080): "a white down arrow in a black square (basic__request p. 1): no "
     "Unicode character draws it",
-    range(0xF081C, 0xF081D): "a rule piece of a form (복학원서): not drawn legibly in its PDF",
 }
 
 

@@ -84,7 +84,10 @@ fn first_shown(text: &str) -> Option<usize> {
 ///   U+F0854/U+F0855 as white corner brackets 『 』 (2022 국립국어원 업무계획 p. 6; pr-1674
 ///   p. 22, a 2020 PDF); U+F02B1..U+F02B9 as the digits 1..9 in a square, written as the digit
 ///   and U+20DE COMBINING ENCLOSING SQUARE (업무계획 p. 19 and mel-001 p. 16 number their
-///   sections with them in order).
+///   sections with them in order); U+F012B as 인 in a circle (the seal mark 한글 forms put
+///   before `(Signature)`: 복학원서 p. 1), written as 인 and U+20DD COMBINING ENCLOSING CIRCLE;
+///   U+F081C as a thin horizontal rule, a line of 100 of them across the same form (`─`; the
+///   code sits in HNC's box-drawing run beside U+F080F).
 /// - `KS`: the HNC symbol row 0x3409.. follows KS X 1001 row 1 (‐ ― ∥ ＼ ～, then four codes
 ///   libhwp maps to U+F0850..U+F0853, then 〔 〕 〈 〉 《 》): those four are KS X 1001's
 ///   ‘ ’ “ ” at the same places (the corpus shows U+F0853 closing a quotation: `…교육한다.”고`).
@@ -97,96 +100,98 @@ fn first_shown(text: &str) -> Option<usize> {
 ///   (`커서를 항목 앞에 놓고 ↵를 누르면`, and after DOS commands), U+F03EF..U+F03F4, six
 ///   consecutive HNC codes drawn as the logotype 한글과컴퓨터.
 const SYMBOLS: &[(u32, &str)] = &[
-    (0xF06C, "●"),          // W
-    (0xF06D, "❍"),          // W
-    (0xF06E, "■"),          // W
-    (0xF06F, "□"),          // W
-    (0xF071, "❑"),          // W
-    (0xF072, "❒"),          // W
-    (0xF073, "⬧"),          // W
-    (0xF074, "⧫"),          // W
-    (0xF075, "◆"),          // W
-    (0xF076, "❖"),          // W, PDF
-    (0xF077, "⬥"),          // W
-    (0xF078, "⌧"),          // W
-    (0xF07B, "❀"),          // W
-    (0xF07C, "✿"),          // W
-    (0xF07D, "❝"),          // W
-    (0xF07E, "❞"),          // W
-    (0xF080, "⓪"),          // W
-    (0xF081, "①"),          // W (the 2007 constitution commentary: `§13①`)
-    (0xF082, "②"),          // W
-    (0xF083, "③"),          // W
-    (0xF084, "④"),          // W
-    (0xF085, "⑤"),          // W
-    (0xF086, "⑥"),          // W
-    (0xF087, "⑦"),          // W
-    (0xF088, "⑧"),          // W
-    (0xF089, "⑨"),          // W
-    (0xF08A, "⑩"),          // W
-    (0xF08B, "⓿"),          // W
-    (0xF08C, "❶"),          // W
-    (0xF08D, "❷"),          // W
-    (0xF08E, "❸"),          // W
-    (0xF08F, "❹"),          // W
-    (0xF090, "❺"),          // W
-    (0xF091, "❻"),          // W
-    (0xF092, "❼"),          // W
-    (0xF093, "❽"),          // W
-    (0xF094, "❾"),          // W
-    (0xF095, "❿"),          // W
-    (0xF09E, "·"),          // W
-    (0xF09F, "•"),          // W
-    (0xF0A0, "▪"),          // W
-    (0xF0A1, "○"),          // W
-    (0xF0A2, "⭕"),         // W
-    (0xF0A4, "◉"),          // W
-    (0xF0A5, "◎"),          // W
-    (0xF0A7, "▪"),          // W
-    (0xF0A8, "◻"),          // W
-    (0xF0AA, "✦"),          // W
-    (0xF0AB, "★"),          // W
-    (0xF0AC, "✶"),          // W
-    (0xF0AD, "✴"),          // W
-    (0xF0AE, "✹"),          // W
-    (0xF0AF, "✵"),          // W
-    (0xF0D8, "➢"),          // W
-    (0xF0E8, "➔"),          // W
-    (0xF0EF, "⇦"),          // W
-    (0xF0F0, "⇨"),          // W
-    (0xF0F1, "⇧"),          // W
-    (0xF0F2, "⇩"),          // W
-    (0xF0FB, "✗"),          // W
-    (0xF0FC, "✓"),          // W
-    (0xF0FD, "☒"),          // W
-    (0xF0FE, "☑"),          // W, PDF
-    (0xF02B1, "1\u{20DE}"), // PDF
-    (0xF02B2, "2\u{20DE}"), // PDF
-    (0xF02B3, "3\u{20DE}"), // PDF
-    (0xF02B4, "4\u{20DE}"), // PDF
-    (0xF02B5, "5\u{20DE}"), // PDF
-    (0xF02B6, "6\u{20DE}"), // PDF
-    (0xF02B7, "7\u{20DE}"), // PDF
-    (0xF02B8, "8\u{20DE}"), // PDF
-    (0xF02B9, "9\u{20DE}"), // PDF
-    (0xF02F8, "◄"),         // ROW
-    (0xF02FB, "►"),         // ROW
-    (0xF03A0, "↵"),         // READERS
-    (0xF03C5, "□"),         // READERS
-    (0xF03EF, "한"),        // READERS
-    (0xF03F0, "글"),        // READERS
-    (0xF03F1, "과"),        // READERS
-    (0xF03F2, "컴"),        // READERS
-    (0xF03F3, "퓨"),        // READERS
-    (0xF03F4, "터"),        // READERS
-    (0xF080F, "━"),         // READERS
-    (0xF0827, "■"),         // READERS
-    (0xF0850, "‘"),         // KS
-    (0xF0851, "’"),         // KS
-    (0xF0852, "“"),         // KS
-    (0xF0853, "”"),         // KS
-    (0xF0854, "『"),        // PDF
-    (0xF0855, "』"),        // PDF
+    (0xF06C, "●"),           // W
+    (0xF06D, "❍"),           // W
+    (0xF06E, "■"),           // W
+    (0xF06F, "□"),           // W
+    (0xF071, "❑"),           // W
+    (0xF072, "❒"),           // W
+    (0xF073, "⬧"),           // W
+    (0xF074, "⧫"),           // W
+    (0xF075, "◆"),           // W
+    (0xF076, "❖"),           // W, PDF
+    (0xF077, "⬥"),           // W
+    (0xF078, "⌧"),           // W
+    (0xF07B, "❀"),           // W
+    (0xF07C, "✿"),           // W
+    (0xF07D, "❝"),           // W
+    (0xF07E, "❞"),           // W
+    (0xF080, "⓪"),           // W
+    (0xF081, "①"),           // W (the 2007 constitution commentary: `§13①`)
+    (0xF082, "②"),           // W
+    (0xF083, "③"),           // W
+    (0xF084, "④"),           // W
+    (0xF085, "⑤"),           // W
+    (0xF086, "⑥"),           // W
+    (0xF087, "⑦"),           // W
+    (0xF088, "⑧"),           // W
+    (0xF089, "⑨"),           // W
+    (0xF08A, "⑩"),           // W
+    (0xF08B, "⓿"),           // W
+    (0xF08C, "❶"),           // W
+    (0xF08D, "❷"),           // W
+    (0xF08E, "❸"),           // W
+    (0xF08F, "❹"),           // W
+    (0xF090, "❺"),           // W
+    (0xF091, "❻"),           // W
+    (0xF092, "❼"),           // W
+    (0xF093, "❽"),           // W
+    (0xF094, "❾"),           // W
+    (0xF095, "❿"),           // W
+    (0xF09E, "·"),           // W
+    (0xF09F, "•"),           // W
+    (0xF0A0, "▪"),           // W
+    (0xF0A1, "○"),           // W
+    (0xF0A2, "⭕"),          // W
+    (0xF0A4, "◉"),           // W
+    (0xF0A5, "◎"),           // W
+    (0xF0A7, "▪"),           // W
+    (0xF0A8, "◻"),           // W
+    (0xF0AA, "✦"),           // W
+    (0xF0AB, "★"),           // W
+    (0xF0AC, "✶"),           // W
+    (0xF0AD, "✴"),           // W
+    (0xF0AE, "✹"),           // W
+    (0xF0AF, "✵"),           // W
+    (0xF0D8, "➢"),           // W
+    (0xF0E8, "➔"),           // W
+    (0xF0EF, "⇦"),           // W
+    (0xF0F0, "⇨"),           // W
+    (0xF0F1, "⇧"),           // W
+    (0xF0F2, "⇩"),           // W
+    (0xF0FB, "✗"),           // W
+    (0xF0FC, "✓"),           // W
+    (0xF0FD, "☒"),           // W
+    (0xF0FE, "☑"),           // W, PDF
+    (0xF012B, "인\u{20DD}"), // PDF
+    (0xF02B1, "1\u{20DE}"),  // PDF
+    (0xF02B2, "2\u{20DE}"),  // PDF
+    (0xF02B3, "3\u{20DE}"),  // PDF
+    (0xF02B4, "4\u{20DE}"),  // PDF
+    (0xF02B5, "5\u{20DE}"),  // PDF
+    (0xF02B6, "6\u{20DE}"),  // PDF
+    (0xF02B7, "7\u{20DE}"),  // PDF
+    (0xF02B8, "8\u{20DE}"),  // PDF
+    (0xF02B9, "9\u{20DE}"),  // PDF
+    (0xF02F8, "◄"),          // ROW
+    (0xF02FB, "►"),          // ROW
+    (0xF03A0, "↵"),          // READERS
+    (0xF03C5, "□"),          // READERS
+    (0xF03EF, "한"),         // READERS
+    (0xF03F0, "글"),         // READERS
+    (0xF03F1, "과"),         // READERS
+    (0xF03F2, "컴"),         // READERS
+    (0xF03F3, "퓨"),         // READERS
+    (0xF03F4, "터"),         // READERS
+    (0xF080F, "━"),          // READERS
+    (0xF081C, "─"),          // PDF
+    (0xF0827, "■"),          // READERS
+    (0xF0850, "‘"),          // KS
+    (0xF0851, "’"),          // KS
+    (0xF0852, "“"),          // KS
+    (0xF0853, "”"),          // KS
+    (0xF0854, "『"),         // PDF
+    (0xF0855, "』"),         // PDF
 ];
 
 /// What 한글 draws for the private-use character `c`, when known (`None` for any other
@@ -423,6 +428,8 @@ mod tests {
         assert_eq!(show("\u{F080F}\u{F080F}"), "━━");
         assert_eq!(show("§13\u{F081}"), "§13①");
         assert_eq!(show("\u{F0FE}"), "☑");
+        assert_eq!(show("\u{F012B} (Signature)"), "인\u{20DD} (Signature)");
+        assert_eq!(show("\u{F081C}\u{F081C}"), "──");
         assert_eq!(show("교육한다.\u{F0853}고"), "교육한다.”고");
     }
 
@@ -441,9 +448,9 @@ mod tests {
     #[test]
     fn unknown_and_ordinary_text_stay() {
         assert_eq!(shown_text("보통 글 ＡＢ（）"), None);
-        // U+F081C: no known mapping; stays, and is counted.
-        assert_eq!(shown_text("\u{F081C}"), None);
-        assert_eq!(count_private_use("a\u{F081C}b\u{F53A}"), 2);
+        // U+F0810: no known mapping (a box-drawing joint); stays, and is counted.
+        assert_eq!(shown_text("\u{F0810}"), None);
+        assert_eq!(count_private_use("a\u{F0810}b\u{F53A}"), 2);
         assert_eq!(count_private_use("ＡＢ"), 0);
     }
 
