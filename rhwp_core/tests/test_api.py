@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from corpus_support import BAD_CODES
+from rhwp_core.ir import HwpDocument, Paragraph, child_blocks
 
 import rhwp_core
 from rhwp_core import HwpError
@@ -146,17 +147,35 @@ def test_only_the_most_recent_irs_are_kept() -> None:
 
 
 def test_text_beyond_the_basic_plane_comes_back_intact() -> None:
-    """Korean text holding Plane 15 symbols (HWP's symbol fonts) reaches Python as UTF-32, the
-    block texts as UTF-8: both routes must give the same characters."""
+    """Korean text holding Plane 15 symbols (Hancom's symbol area) is shown as what 한글 draws for
+    them, and the stored code points reach Python intact beside it (`stored_text`), through the IR
+    objects built natively as through the JSON; the block texts (UTF-8) agree with the text."""
     doc = rhwp_core.parse(FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp")
     text = doc.extract_text()
     blocks = doc.block_texts(include_furniture=True)
-    astral = [c for c in text if ord(c) > 0xFFFF]
+    assert not [c for c in text if ord(c) > 0xFFFF]
+    # 79 ► (U+F02FB) and 9 boxed digits (U+F02B1.., digit + U+20DE), 7 of them overlapped (tcps).
+    assert text.count("►") == 79
+    assert text.count("\u20de") == 9
+    assert all(block.text in text for block in blocks)
+    assert "규제 심사" in text
+
+    def stored(ir: HwpDocument) -> list[str]:
+        found: list[str] = []
+        stack = [b for s in ir.sections for b in s.blocks] + [b for f in ir.furniture for b in f.blocks]
+        while stack:
+            block = stack.pop()
+            if isinstance(block, Paragraph) and block.stored_text is not None:
+                assert block.stored_text != block.text
+                found += [c for c in block.stored_text if ord(c) > 0xFFFF]
+            stack.extend(child_blocks(block))
+        return found
+
+    astral = stored(doc.to_ir())
     assert len(astral) == 88  # 81 in the text, 7 in overlapped characters (글자 겹침, tcps)
     assert all(0xF0000 <= ord(c) <= 0xFFFFD for c in astral)
-    assert all(block.text in text for block in blocks)
-    assert sorted(c for block in blocks for c in block.text if ord(c) > 0xFFFF) == sorted(astral)
-    assert "규제 심사" in text
+    assert sorted(stored(HwpDocument.model_validate_json(doc.to_json()))) == sorted(astral)
+    assert doc.summary()["private_use_left"] == 0
 
 
 def test_a_tracked_deletion_is_left_out_with_a_warning_that_says_where_it_still_is() -> None:

@@ -173,6 +173,9 @@ class DocumentSummary(TypedDict):
     fields: int
     other_objects: int
     characters: int
+    # Private-use code points left in the text (body, furniture, list markers): Hancom symbols
+    # or old Hangul without a known mapping to what 한글 draws, kept as stored.
+    private_use_left: int
     headers: int
     footers: int
     footnotes: int

@@ -204,7 +204,15 @@ class Paragraph(_Model):
     """A paragraph: its plain text, formatted runs, heading level, list marker and note references."""
 
     kind: Literal["paragraph"] = "paragraph"
-    text: str
+    text: str = Field(
+        description="The text as 한글 shows it: Hancom's private-use characters (its symbol area, symbol "
+        "fonts, Hanyang old Hangul) as the characters drawn for them."
+    )
+    stored_text: str | None = Field(
+        default=None,
+        description="The text as the file stores it, only where it differs from `text` (a private-use "
+        "character shown otherwise). Offsets count in `text`.",
+    )
     # `builtins.list`: the field named `list` below shadows the builtin inside this class body.
     runs: builtins.list[Run] = Field(
         default_factory=builtins.list,

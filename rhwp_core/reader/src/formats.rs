@@ -61,6 +61,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
         None => Err(not_read(bytes)),
     }?;
     doc.drop_plain_runs();
+    crate::common::private_use::show_private_use(&mut doc);
     Ok(doc)
 }
 

@@ -161,7 +161,13 @@ pub struct NoteRef {
 
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Paragraph {
+    /// The text as 한글 shows it: Hancom's private-use characters as the characters drawn for
+    /// them (`common::private_use`).
     pub text: String,
+    /// The text as the file stores it, only where it differs from `text` (a paragraph holding
+    /// a private-use character with a known mapping; `None` elsewhere): what a writer
+    /// round-trips. Offsets (runs, fields, note references) count in `text`.
+    pub stored_text: Option<String>,
     /// The text cut where formatting or links change. Empty when nothing in the paragraph is
     /// formatted or linked: the text is then one plain run (most paragraphs of real documents;
     /// leaving them out keeps the IR of a 200-page report small).

@@ -170,26 +170,21 @@ impl Counters {
     }
 }
 
-/// A bullet character as the reader shows it: symbol-font (Wingdings) code points in the
-/// private use area, as 한글 documents store the usual bullets, become the Unicode symbol the
-/// font draws; other private-use or control characters a plain bullet `•`; a soft hyphen,
-/// which 한글 draws as a dash and Unicode text would hide, `-`.
+/// A bullet character as the reader shows it: a private-use character as 한글 draws it
+/// (`common::private_use`: the symbol-font (Wingdings) code points 한글 documents store the
+/// usual bullets as, Hancom's own symbols), when that is one character; other private-use or
+/// control characters a plain bullet `•`; a soft hyphen, which 한글 draws as a dash and
+/// Unicode text would hide, `-`.
 pub fn bullet_char(c: char) -> char {
+    use crate::common::private_use::{shown, Shown};
+    if let Some(Shown::Symbol(s)) = shown(c) {
+        let mut chars = s.chars();
+        if let (Some(one), None) = (chars.next(), chars.next()) {
+            return one;
+        }
+    }
     match c as u32 {
         0xAD => '-',
-        0xF06C => '●',
-        0xF06D => '❍',
-        0xF06E => '■',
-        0xF06F => '□',
-        0xF071 => '❑',
-        0xF075 => '◆',
-        0xF076 => '❖',
-        0xF09F => '•',
-        0xF0A1 => '○',
-        0xF0A7 => '▪',
-        0xF0D8 => '➢',
-        0xF0FB => '✗',
-        0xF0FC => '✓',
         0xE000..=0xF8FF | 0..=0x1F => '•',
         _ => c,
     }
@@ -402,6 +397,8 @@ mod tests {
         assert_eq!(bullet_char('\u{F06C}'), '●');
         assert_eq!(bullet_char('\u{F09F}'), '•');
         assert_eq!(bullet_char('\u{F0FC}'), '✓');
+        // Hancom's symbol area: the white square of 개조식 bullets.
+        assert_eq!(bullet_char('\u{F03C5}'), '□');
         assert_eq!(bullet_char('\u{F123}'), '•');
         assert_eq!(bullet_char('\u{1}'), '•');
         assert_eq!(bullet_char('\u{AD}'), '-');

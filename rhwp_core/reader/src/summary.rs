@@ -22,6 +22,30 @@ pub struct Counts {
     pub deleted_characters: u64,
 }
 
+/// Private-use code points left in the shown text of every paragraph (body and furniture,
+/// list markers included): those without a known mapping (`common::private_use`).
+fn private_use_left(doc: &Document) -> u64 {
+    use crate::common::private_use::count_private_use;
+    let mut left = 0;
+    let mut count = |blocks: &[Block]| {
+        crate::model::for_each_block(blocks, &mut |b| {
+            if let Block::Paragraph(p) = b {
+                left += count_private_use(&p.text);
+                if let Some(list) = &p.list {
+                    left += count_private_use(&list.marker);
+                }
+            }
+        });
+    };
+    for s in &doc.sections {
+        count(&s.blocks);
+    }
+    for f in &doc.furniture {
+        count(&f.blocks);
+    }
+    left
+}
+
 impl Counts {
     fn add_blocks(&mut self, blocks: &[Block]) {
         for b in blocks {
@@ -84,6 +108,9 @@ pub struct Summary {
     pub fields: u64,
     pub other_objects: u64,
     pub characters: u64,
+    /// Private-use code points still in the text (body, furniture and list markers): Hancom
+    /// symbols or old Hangul the reader has no mapping for, shown as stored.
+    pub private_use_left: u64,
     pub headers: u64,
     pub footers: u64,
     pub footnotes: u64,
@@ -126,6 +153,7 @@ pub fn summarize(doc: &Document) -> Summary {
         fields: counts.fields,
         other_objects: counts.other_objects,
         characters: counts.characters,
+        private_use_left: private_use_left(doc),
         headers: furniture("header"),
         footers: furniture("footer"),
         footnotes: furniture("footnote"),

@@ -172,6 +172,7 @@ mod tests {
     fn paragraph(text: &str, marker: Option<&str>) -> Paragraph {
         Paragraph {
             text: text.into(),
+            stored_text: None,
             runs: Vec::new(),
             style: None,
             heading_level: None,

@@ -478,6 +478,7 @@ impl<'a> State<'a> {
             let chars = t.chars;
             out.push(Block::Paragraph(Paragraph {
                 text: t.text,
+                stored_text: None,
                 runs: t.runs,
                 style: self.styles.get(style as usize).cloned(),
                 heading_level: None,

@@ -9,74 +9,14 @@
 //! 2015"): per code a count byte and zigzag-varint deltas, raw-deflated. It is inflated once, on
 //! first use, into a flat array (65,536 entries; multi-scalar codes point into a side pool).
 
+use crate::common::packed_chars::CharTable;
 use std::sync::OnceLock;
 
 static PACKED: &[u8] = include_bytes!("charset.bin");
 
-/// Entries: a scalar value, or `MULTI | index << 4 | len` into `pool`.
-struct Table {
-    entries: Vec<u32>,
-    pool: Vec<char>,
-}
-
-const MULTI: u32 = 1 << 31;
-/// What a code the table leaves empty (or a damaged table) becomes: nothing.
-const NONE: u32 = MULTI;
-
-fn table() -> &'static Table {
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(build)
-}
-
-fn build() -> Table {
-    let raw = crate::common::inflate::inflate(PACKED, 1 << 20).unwrap_or_default();
-    let mut entries = vec![NONE; 0x10000];
-    let mut pool: Vec<char> = Vec::new();
-    let mut pos = 0usize;
-    let mut prev: i64 = 0;
-    let varint = |pos: &mut usize| -> Option<i64> {
-        let mut v: u64 = 0;
-        let mut shift = 0;
-        loop {
-            let b = *raw.get(*pos)?;
-            *pos += 1;
-            v |= u64::from(b & 0x7F) << shift;
-            if b & 0x80 == 0 {
-                break;
-            }
-            shift += 7;
-            if shift > 35 {
-                return None;
-            }
-        }
-        Some(((v >> 1) as i64) ^ -((v & 1) as i64))
-    };
-    for entry in entries.iter_mut() {
-        let Some(&n) = raw.get(pos) else { break };
-        pos += 1;
-        let mut seq = [char::REPLACEMENT_CHARACTER; 15];
-        let mut len = 0usize;
-        for _ in 0..n {
-            let Some(d) = varint(&mut pos) else { break };
-            prev += d;
-            if let Some(c) = u32::try_from(prev).ok().and_then(char::from_u32) {
-                if len < seq.len() {
-                    seq[len] = c;
-                    len += 1;
-                }
-            }
-        }
-        *entry = match len {
-            0 => NONE,
-            1 => seq[0] as u32,
-            _ => {
-                let at = pool.len() as u32;
-                pool.extend_from_slice(&seq[..len]);
-                MULTI | at << 4 | len as u32
-            }
-        };
-    }
-    Table { entries, pool }
+fn table() -> &'static CharTable {
+    static TABLE: OnceLock<CharTable> = OnceLock::new();
+    TABLE.get_or_init(|| CharTable::unpack(PACKED, 0x10000))
 }
 
 /// Append the Unicode of one `hchar` (nothing for a code the table leaves unmapped).
@@ -86,19 +26,7 @@ pub fn push(code: u16, out: &mut String) {
         out.push(code as u8 as char);
         return;
     }
-    let t = table();
-    let e = t.entries[code as usize];
-    if e & MULTI == 0 {
-        if let Some(c) = char::from_u32(e) {
-            out.push(c);
-        }
-    } else {
-        let at = ((e & !MULTI) >> 4) as usize;
-        let len = (e & 15) as usize;
-        if let Some(s) = t.pool.get(at..at + len) {
-            out.extend(s.iter());
-        }
-    }
+    table().push(usize::from(code), out);
 }
 
 /// A string of `hchar`s (little-endian), up to the first NUL.
@@ -168,8 +96,8 @@ mod tests {
     #[test]
     fn table_is_complete() {
         let t = table();
-        assert_eq!(t.entries.len(), 0x10000);
-        let mapped = t.entries.iter().filter(|&&e| e != NONE).count();
+        assert_eq!(t.codes(), 0x10000);
+        let mapped = t.mapped();
         assert!(mapped > 30_000, "{mapped}");
     }
 }

@@ -914,6 +914,7 @@ impl<'a> Ctx<'a> {
         let text_chars = decoded.text.chars().count() as u32;
         let mut paragraph = Paragraph {
             text: decoded.text,
+            stored_text: None,
             runs: decoded.runs,
             style: self.info.style_name(style).map(str::to_string),
             heading_level,

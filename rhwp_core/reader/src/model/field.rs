@@ -155,6 +155,7 @@ mod tests {
     fn paragraph(text: &str, fields: Vec<Field>) -> Paragraph {
         Paragraph {
             text: text.into(),
+            stored_text: None,
             fields,
             ..Paragraph::default()
         }

@@ -6,6 +6,7 @@ use super::{Block, Document, Format, Paragraph, Section, TableCell};
 pub fn para(text: &str) -> Block {
     Block::Paragraph(Paragraph {
         text: text.into(),
+        stored_text: None,
         ..Paragraph::default()
     })
 }

@@ -282,6 +282,7 @@ impl Parser<'_> {
             let chars = line.chars().count() as u32;
             o.blocks.push(Block::Paragraph(Paragraph {
                 text: line.to_string(),
+                stored_text: None,
                 runs: vec![Run {
                     text: line.to_string(),
                     ..Run::default()

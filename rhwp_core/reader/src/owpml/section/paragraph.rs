@@ -277,6 +277,7 @@ impl Parser<'_> {
             let runs = run_texts(&text, runs);
             self.emit(Block::Paragraph(Paragraph {
                 text,
+                stored_text: None,
                 runs,
                 style: self.input.header.style_name(style_id).map(str::to_string),
                 heading_level,
