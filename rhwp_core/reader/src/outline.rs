@@ -1160,6 +1160,12 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
     if styled_count >= MIN_STYLED {
         return whole(styled);
     }
+    if let Some(found) = toc
+        .as_ref()
+        .and_then(|(_, end, entries)| contents_in_tables(&blocks, *end, entries))
+    {
+        return found;
+    }
 
     // The numbering ladder and the heading styles (never over the contents' own lines).
     let extra = unmarked_headings(&items, span, &[]);
@@ -1193,6 +1199,43 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
         }
     }
     out
+}
+
+/// A document laid out in tables (a form whose sections are lines of its tables): its contents'
+/// entries looked for among every paragraph after the contents, the tables' own included; the
+/// headings when at least half are found.
+fn contents_in_tables(blocks: &[&Block], end: usize, entries: &[Entry]) -> Option<Vec<HeadingAt>> {
+    if !blocks
+        .iter()
+        .skip(end)
+        .any(|b| matches!(b, Block::Table(t) if t.cells.len() > 1))
+    {
+        return None;
+    }
+    let items = flattened_items(blocks);
+    let after = items.iter().position(|item| item.block >= end)?;
+    let lines: Vec<Option<(usize, String)>> = items
+        .iter()
+        .map(|item| item.line.as_ref().map(|(_, t)| (item.block, t.clone())))
+        .collect();
+    let matched = match_contents(&lines, after, entries);
+    if matched.len() * 2 < entries.len() {
+        return None;
+    }
+    let found: Vec<usize> = matched.iter().map(|&(_, e)| e).collect();
+    let levels = contents_levels(entries, &found);
+    Some(
+        matched
+            .into_iter()
+            .map(|(k, e)| HeadingAt {
+                block: items[k].block,
+                level: levels[e],
+                nested: (!items[k].whole)
+                    .then(|| items[k].line.as_ref().map(|(_, t)| t.clone()))
+                    .flatten(),
+            })
+            .collect(),
+    )
 }
 
 /// Paragraph address -> level for the top-level paragraphs of `doc` the views render as
@@ -1549,6 +1592,43 @@ mod tests {
                 ("가. 표준산업분류", 4),
                 ("나. 재화특성별 분류표", 4),
             ])
+        );
+    }
+
+    #[test]
+    fn a_form_laid_out_in_tables_finds_its_contents_in_them() {
+        let row = |title: &str, body: &str| {
+            let mut cells = vec![cell(0, title), cell(1, body)];
+            cells[1].row = 1;
+            cells[1].col = 0;
+            Block::Table(Table {
+                rows: 2,
+                cols: 1,
+                cells,
+                caption: Vec::new(),
+                provenance: Default::default(),
+            })
+        };
+        let d = doc(vec![
+            para("목 차"),
+            para("연구의 필요성 ······ 1"),
+            para("연구 내용 ······ 2"),
+            para("기대 효과 ······ 3"),
+            row("연구의 필요성", "필요성을 적습니다."),
+            row("연구 내용", "내용을 적습니다."),
+            row("기대 효과", "효과를 적습니다."),
+        ]);
+        let got: Vec<(usize, u8, Option<String>)> = outline_headings(&d)
+            .into_iter()
+            .map(|h| (h.block, h.level, h.nested))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (4, 1, Some("연구의 필요성".to_string())),
+                (5, 1, Some("연구 내용".to_string())),
+                (6, 1, Some("기대 효과".to_string())),
+            ]
         );
     }
 
