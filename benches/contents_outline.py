@@ -17,6 +17,11 @@ entries, or a run of five or more short lines ending in a page number after a ta
 This is deliberately not the reader's own matching (outline.rs): it reads the text the way a
 person checking the outline would, so it can disagree with the reader.
 
+``--time`` times, over the whole corpus, parse + text, parse + Markdown (which asks for the
+headings) and the outline alone, best of ``--rounds`` rounds: run it with two interpreters
+(today's wheel and the branch's) to compare; the outline is computed on request, never by
+``parse`` or ``extract_text``.
+
 ``--snapshot`` writes every corpus document's outline (text, level) to a JSON file;
 ``--against`` compares today's outlines with such a snapshot and lists the documents whose
 outline changed (headings gained, lost, or moved level).
@@ -28,6 +33,7 @@ import argparse
 import json
 import re
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -237,14 +243,49 @@ def outlines(corpus: Path) -> dict[str, list[tuple[str, int]]]:
     return snap
 
 
+def timings(corpus: Path, rounds: int) -> dict[str, float]:
+    """Seconds for the whole corpus, best of ``rounds``: parse + text, parse + Markdown, outline."""
+    paths = []
+    for path in corpus_documents(corpus):
+        try:
+            rhwp_core.parse(path)
+            paths.append(path)
+        except rhwp_core.HwpError:
+            continue
+    blobs = [p.read_bytes() for p in paths]
+    best = {"parse+text": float("inf"), "parse+markdown": float("inf"), "outline": float("inf")}
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for blob in blobs:
+            rhwp_core.parse(blob).extract_text()
+        best["parse+text"] = min(best["parse+text"], time.perf_counter() - start)
+        start = time.perf_counter()
+        for blob in blobs:
+            rhwp_core.parse(blob).to_markdown()
+        best["parse+markdown"] = min(best["parse+markdown"], time.perf_counter() - start)
+        docs = [rhwp_core.parse(blob) for blob in blobs]
+        start = time.perf_counter()
+        for doc in docs:
+            doc.outline()
+        best["outline"] = min(best["outline"], time.perf_counter() - start)
+    return best
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     parser.add_argument("--snapshot", type=Path, help="write every document's outline here")
     parser.add_argument("--against", type=Path, help="compare outlines with this snapshot")
     parser.add_argument("--verbose", help="list the missing entries of documents whose name contains this")
+    parser.add_argument("--time", action="store_true", help="time parse + text, Markdown and the outline")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     corpus = args.corpus if args.corpus.is_dir() else Path("/work/shared/corpus")
+
+    if args.time:
+        for what, seconds in timings(corpus, args.rounds).items():
+            print(f"{what:16} {seconds * 1000:9.1f} ms")
+        return 0
 
     if args.snapshot or args.against:
         snap = outlines(corpus)
