@@ -426,7 +426,7 @@ enum Rung {
 
 impl Rung {
     fn is_chapter(&self) -> bool {
-        matches!(self, Rung::Family(f) if f.is_chapter())
+        matches!(self, Rung::Family(f) | Rung::Unpaged(f) if f.is_chapter())
     }
 }
 
@@ -454,6 +454,11 @@ fn anchored_ladder(rungs: &[(Rung, Option<u8>)]) -> Vec<u8> {
                 while stack.last().is_some_and(|(r, _)| !r.is_chapter()) {
                     stack.pop();
                 }
+            }
+            // At the deepest level a new rung takes the place of the last one: the stack stays
+            // as short as the levels, whatever the number of styles (each rung looked up in it).
+            if stack.last().is_some_and(|&(_, l)| l >= MAX_LEVEL) {
+                stack.pop();
             }
             let level = stack.last().map_or(1, |&(_, l)| (l + 1).min(MAX_LEVEL));
             stack.push((rung, level));
@@ -1506,6 +1511,7 @@ mod tests {
             para("    2. 추진방향\t 1"),
             para("Ⅱ. 제안 일반사항"),
             para("    1. 일반사항\t 3"),
+            para("【별첨1】기술제안서 세부평가기준"),
             para("Ⅰ. 사업개요"),
             para("1. 추진목적"),
             para("본문입니다."),
@@ -1513,6 +1519,8 @@ mod tests {
             para("본문입니다."),
             para("Ⅱ. 제안 일반사항"),
             para("1. 일반사항"),
+            para("본문입니다."),
+            para("<별첨 1> 기술제안서 세부평가기준"),
             para("본문입니다."),
         ]);
         assert_eq!(
@@ -1523,6 +1531,8 @@ mod tests {
                 ("2. 추진방향", 2),
                 ("Ⅱ. 제안 일반사항", 1),
                 ("1. 일반사항", 2),
+                // The annex closing the contents, without a page number: a chapter's level.
+                ("<별첨 1> 기술제안서 세부평가기준", 1),
             ])
         );
     }
