@@ -961,7 +961,8 @@ fn unmarked_headings<'a>(
             _ => None,
         }
     };
-    // A sentence (a full stop) or a note (`※`, `*`) is not a title, whatever its style.
+    // A sentence (a full stop), a note (`※`, `*`) or a 개조식 bullet line (`■ 5월`: a list item
+    // unless the contents lists it) is not a title, whatever its style.
     let fits = |item: &Item<'_>| {
         item.line.as_ref().is_some_and(|(_, t)| {
             !is_toc_line(t)
@@ -969,6 +970,7 @@ fn unmarked_headings<'a>(
                 && !is_contents_title(t)
                 && !t.ends_with(['.', '。'])
                 && !t.starts_with(['※', '*'])
+                && !t.starts_with(BULLETS)
         })
     };
     // Per style: paragraphs, short standalone lines, lines followed directly by the same style.
