@@ -302,12 +302,14 @@ fn is_contents_title(text: &str) -> bool {
     if len(text) > 2 * MAX_HEADING_CHARS {
         return false;
     }
-    let letters: String = text
+    // Compared letter by letter, no copy: every paragraph before the title is asked.
+    let letters = text
         .chars()
         .filter(|c| c.is_alphabetic())
-        .flat_map(char::to_lowercase)
-        .collect();
-    letters.chars().nth(15).is_none() && CONTENTS_TITLES.contains(&letters.as_str())
+        .flat_map(char::to_lowercase);
+    CONTENTS_TITLES
+        .iter()
+        .any(|t| letters.clone().eq(t.chars()))
 }
 
 /// The line a reader sees: the displayed number (numbering), then the paragraph's text.
@@ -679,10 +681,11 @@ const BULLETS: [char; 20] = [
 /// How an entry and a body line are compared: without spaces, lower-cased, without a leading
 /// bullet.
 fn match_key(text: &str) -> String {
-    let sq = squashed(text);
-    sq.trim_start_matches(BULLETS)
-        .chars()
+    text.chars()
+        .filter(|&c| !is_space(c))
+        .skip_while(|c| BULLETS.contains(c))
         .filter(|c| !BRACKETS.contains(c))
+        .flat_map(char::to_lowercase)
         .collect()
 }
 
@@ -973,7 +976,8 @@ fn unmarked_headings<'a>(
                 && !t.starts_with(BULLETS)
         })
     };
-    // Per style: paragraphs, short standalone lines, lines followed directly by the same style.
+    // Per style: paragraphs, lines followed directly by the same style; then, for the styles
+    // that may be heading styles only, the short standalone lines (the costlier test).
     let mut stats: HashMap<&str, (usize, usize, usize)> = HashMap::new();
     let non_empty: Vec<usize> = (0..items.len()).filter(|&i| !items[i].empty).collect();
     for (n, &i) in non_empty.iter().enumerate() {
@@ -982,33 +986,39 @@ fn unmarked_headings<'a>(
         };
         let entry = stats.entry(style).or_default();
         entry.0 += 1;
-        if !outside(i) {
-            continue;
+        if outside(i) {
+            let next = non_empty.get(n + 1).and_then(|&j| style_of(&items[j]));
+            entry.2 += usize::from(next == Some(style));
         }
-        entry.1 += usize::from(fits(&items[i]));
-        let next = non_empty.get(n + 1).and_then(|&j| style_of(&items[j]));
-        entry.2 += usize::from(next == Some(style));
     }
     let most_used = stats
         .iter()
         .max_by_key(|&(name, &(count, _, _))| (count, *name))
         .map(|(&name, _)| name);
+    stats.retain(|&name, &mut (count, _, followed)| {
+        Some(name) != most_used
+            // A heading style used once is the document's title, not a section's.
+            && ((named_like_a_heading(name) && count >= 2) || anchor_styles.contains(&name))
+            && followed * 2 <= count
+    });
+    if stats.is_empty() {
+        return vec![false; items.len()];
+    }
+    for (i, item) in items.iter().enumerate() {
+        if let Some(entry) = style_of(item).and_then(|s| stats.get_mut(s)) {
+            entry.1 += usize::from(outside(i) && fits(item));
+        }
+    }
     let heading_styles: Vec<&str> = stats
         .iter()
-        .filter(|&(&name, &(count, fitting, followed))| {
-            Some(name) != most_used
-                // A heading style used once is the document's title, not a section's.
-                && ((named_like_a_heading(name) && count >= 2) || anchor_styles.contains(&name))
-                && fitting * 5 >= count * 4
-                && followed * 2 <= count
-        })
+        .filter(|&(_, &(count, fitting, _))| fitting * 5 >= count * 4)
         .map(|(&name, _)| name)
         .collect();
     items
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            outside(i) && fits(item) && style_of(item).is_some_and(|s| heading_styles.contains(&s))
+            style_of(item).is_some_and(|s| heading_styles.contains(&s)) && outside(i) && fits(item)
         })
         .collect()
 }
@@ -1212,10 +1222,18 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
 /// entries looked for among every paragraph after the contents, the tables' own included; the
 /// headings when at least half are found.
 fn contents_in_tables(blocks: &[&Block], end: usize, entries: &[Entry]) -> Option<Vec<HeadingAt>> {
-    if !blocks
+    // Only where the top level cannot hold the entries: fewer lines of text after the contents
+    // than entries, the rest in tables.
+    let top_level_lines = blocks
         .iter()
         .skip(end)
-        .any(|b| matches!(b, Block::Table(t) if t.cells.len() > 1))
+        .filter(|b| matches!(b, Block::Paragraph(p) if !strip(&p.text).is_empty()))
+        .count();
+    if top_level_lines >= entries.len()
+        || !blocks
+            .iter()
+            .skip(end)
+            .any(|b| matches!(b, Block::Table(t) if t.cells.len() > 1))
     {
         return None;
     }
