@@ -34,6 +34,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -232,6 +233,19 @@ def corpus_documents(corpus: Path) -> list[Path]:
     return out
 
 
+def measured(corpus: Path) -> Iterator[tuple[str, Measure]]:
+    """Each corpus document with a contents page (``folder/name``) and its measure."""
+    for path in corpus_documents(corpus):
+        try:
+            doc = rhwp_core.parse(path)
+        except rhwp_core.HwpError:
+            continue
+        name = f"{path.parent.name}/{path.name}"
+        m = measure(name, doc)
+        if m is not None:
+            yield name, m
+
+
 def outlines(corpus: Path) -> dict[str, list[tuple[str, int]]]:
     snap: dict[str, list[tuple[str, int]]] = {}
     for path in corpus_documents(corpus):
@@ -308,15 +322,7 @@ def main() -> int:
 
     total_entries = total_found = total_level = 0
     print(f"{'document':58} {'entries':>7} {'found':>5} {'level':>5} {'self':>4}")
-    for path in corpus_documents(corpus):
-        try:
-            doc = rhwp_core.parse(path)
-        except rhwp_core.HwpError:
-            continue
-        name = f"{path.parent.name}/{path.name}"
-        m = measure(name, doc)
-        if m is None:
-            continue
+    for name, m in measured(corpus):
         total_entries += m.entries
         total_found += m.found
         total_level += m.at_level
