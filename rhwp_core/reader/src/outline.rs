@@ -689,6 +689,13 @@ fn match_key(text: &str) -> String {
         .collect()
 }
 
+/// A keyed line without the number a banner sets before its title (`1사업개요`, `01`, `ⅱ.`).
+fn without_number(key: &str) -> &str {
+    key.trim_start_matches(|c: char| {
+        c.is_ascii_digit() || ('\u{2160}'..='\u{217F}').contains(&c) || matches!(c, '.' | ')' | '-')
+    })
+}
+
 /// Find the contents' entries among the lines after it, in order: (block index, entry index).
 /// A line matches an entry when it is the entry (or begins with it, for entries of four
 /// characters or more), or is the entry without its number (a body that sets the number apart,
@@ -726,7 +733,11 @@ fn match_contents(
             .map(|(_, rest)| match_key(rest))
             .filter(|rest| rest.chars().count() >= 2);
         let is_entry = |have: &str| {
-            have == want || (prefix_ok && have.starts_with(&want)) || bare.as_deref() == Some(have)
+            have == want
+                || (prefix_ok && have.starts_with(&want))
+                || bare
+                    .as_deref()
+                    .is_some_and(|b| b == have || b == without_number(have))
         };
         for i in from..keys.len() {
             if budget == 0 {
@@ -1583,6 +1594,16 @@ mod tests {
                 ("향후 계획", 1),
             ])
         );
+        // A numbered entry found as a banner's line `01 사업 개요` (its number set otherwise).
+        let lines = vec![
+            Some((0, "본문입니다.".to_string())),
+            Some((1, "01 사업 개요".to_string())),
+        ];
+        let entry = Entry {
+            text: "1. 사업 개요".to_string(),
+            paged: true,
+        };
+        assert_eq!(match_contents(&lines, 0, &[entry]), vec![(1, 0)]);
     }
 
     #[test]
