@@ -1,13 +1,14 @@
 //! Print a document's text (or its model as JSON, or its error).
 //! `cargo run --release --example dump -- FILE [--json] [--body] [--time N]`
-//! `--body` leaves furniture out; `--time N` reads it N times and prints the mean time.
+//! `--body` leaves furniture out; `--time N` reads it N times and prints the mean time;
+//! `--outline` prints the outline: each heading's top-level block, level and line.
 use rhwp_reader::{read, text, Options};
 use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.iter().find(|a| !a.starts_with("--")) else {
-        eprintln!("usage: dump FILE [--json] [--body] [--time N]");
+        eprintln!("usage: dump FILE [--json] [--body] [--time N] [--outline]");
         std::process::exit(2);
     };
     let bytes = match std::fs::read(path) {
@@ -39,6 +40,18 @@ fn main() {
         return;
     }
     match read(&bytes, &options) {
+        Ok(doc) if args.iter().any(|a| a == "--outline") => {
+            let blocks: Vec<_> = doc.sections.iter().flat_map(|s| &s.blocks).collect();
+            for h in rhwp_reader::views::outline_headings(&doc) {
+                let line = h
+                    .nested
+                    .clone()
+                    .or_else(|| blocks.get(h.block).map(|b| text::block_text(b)))
+                    .unwrap_or_default();
+                let line: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+                println!("{}\t{}\t{}", h.block, h.level, line);
+            }
+        }
         Ok(doc) if args.iter().any(|a| a == "--json") => {
             println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         }

@@ -7,12 +7,20 @@
 //!
 //! 1. **Outline styles.** A document that marks three or more paragraphs as outline headings (개요
 //!    1..7) has said what its headings are: those, and nothing else.
-//! 2. **Its own table of contents.** After a paragraph titled 목차/차례/Contents, the lines that end
-//!    in a page number (after a tab or a leader), or the paragraphs of a table that follows the
-//!    title, are its entries. Each entry is looked for, in order, among the top-level paragraphs
-//!    after the contents (the copy in the contents is never a heading); an entry's level comes
-//!    from the numbering ladder of the entries (below). When at least half the entries are
-//!    found, they are the outline.
+//! 2. **Its own table of contents**, the judge of what it lists. After a paragraph titled
+//!    목차/차례/Contents (whatever rules or brackets decorate it), the lines that end in a page
+//!    number (after a tab or a leader) are its entries, with the short lines between them that
+//!    have none (group titles such as `Ⅰ. 개요` or `▷ RDBMS`) and the bracketed annexes closing
+//!    it; pictures among them are skipped, the lists of tables and figures after it belong to it
+//!    but are no entries; or the paragraphs of a table that follows the title. Each entry is
+//!    looked for, in order, among the top-level paragraphs after the contents -- spaces, leading
+//!    bullets (`□ ○`) and brackets ignored, with or without its number, or broken over two
+//!    paragraphs -- and the copy in the contents is never a heading. An entry's level comes from
+//!    the contents' own ladder (below; an entry with a page number and a group title without one
+//!    are different rungs, an annex closes the chapters). When at least half the entries are
+//!    found, they are headings at those levels, and the headings the contents does not list (a
+//!    level deeper than it goes, a summary before it) come from the ladder and the heading styles
+//!    (4), placed under the entries.
 //! 3. **The numbering ladder.** A short, single-line top-level paragraph (or the one line of a
 //!    one-cell banner table) that opens with a number — `제1장`/`제2편`/`제3부`, `제1절`,
 //!    `Ⅰ.`, `1.`, `1.1.`, `1.1.1`, `가.`, `1)`, `가)`, `(1)`, `(가)`, `①` — is a candidate; its
@@ -23,6 +31,15 @@
 //!    than the next line of the same family (an enumeration of consecutive `1)`, `2)` lines is a
 //!    list) — or are set in bold, or their style says 제목/개요/heading; chapter numbers always are.
 //!    개조식 bullets (`□ ○ - ·`) are list items, never headings.
+//!
+//! 4. **Heading styles.** A paragraph style the document uses like a heading -- named so (제목,
+//!    장/절/편, Heading, Title, a numbering pattern such as `1.`, `가.`, `제O장`) and used at
+//!    least twice, or the style a contents entry was found in -- when four in five of its
+//!    paragraphs are one short line (no sentence, no note, no caption) and at most half of them
+//!    follow one another (that is a list), and it is not the style of most of the text: its
+//!    lines are headings, a numbered one on its number's rung, an unnumbered one on the rung of
+//!    its style's first numbered line (a 참고문헌 in the chapters' style is a chapter) or its
+//!    style's own.
 //!
 //! A displayed paragraph number (numbering, `Paragraph::list`) counts as the start of the line.
 //! Deterministic and linear in the number of top-level blocks.
@@ -67,11 +84,13 @@ enum Family {
     Banner,
     /// A contents entry without a number.
     Plain,
+    /// An annex title in brackets: `【별첨1】`, `<별첨 2>`, `[별지 제2호 서식]`, `〔별표 1〕`.
+    Annex,
 }
 
 impl Family {
     fn is_chapter(self) -> bool {
-        matches!(self, Family::Chapter(_) | Family::Banner)
+        matches!(self, Family::Chapter(_) | Family::Banner | Family::Annex)
     }
 }
 
@@ -207,6 +226,24 @@ fn family_of(text: &str) -> Option<Family> {
     None
 }
 
+/// Brackets around an annex's name (`【별첨1】`), or around a title in a contents.
+const BRACKETS: [char; 14] = [
+    '<', '>', '[', ']', '【', '】', '〔', '〕', '〈', '〉', '《', '》', '「', '」',
+];
+
+/// An annex title: a bracket, then 별첨/별지/별표/부록/붙임/첨부 (with its number, `제2호
+/// 서식` and the like inside the brackets).
+fn is_annex_title(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix(['【', '<', '[', '〔', '〈']) else {
+        return false;
+    };
+    let rest = lstrip(rest);
+    ["별첨", "별지", "별표", "부록", "붙임", "첨부"]
+        .iter()
+        .any(|w| rest.starts_with(w))
+        && rest.contains(['】', '>', ']', '〕', '〉'])
+}
+
 /// A page number after a tab, `...`, `···`, `…`, `---` or `·` leaders, at the end: a contents line.
 fn is_toc_line(text: &str) -> bool {
     let trimmed = rstrip(text);
@@ -256,11 +293,23 @@ fn squashed(text: &str) -> String {
     text.split(is_space).collect::<String>().to_lowercase()
 }
 
-const CONTENTS_TITLES: [&str; 4] = ["목차", "차례", "contents", "tableofcontents"];
+const CONTENTS_TITLES: [&str; 5] = ["목차", "차례", "제목차례", "contents", "tableofcontents"];
 
+/// A contents title: 목차/차례/Contents, whatever rules or brackets decorate it (`[ 목 차 ]`,
+/// `════■ 제목차례 ■════`): its letters alone are the title.
 fn is_contents_title(text: &str) -> bool {
-    text.chars().filter(|&c| !is_space(c)).nth(15).is_none()
-        && CONTENTS_TITLES.contains(&squashed(text).as_str())
+    // A rule of box-drawing characters either side can be long; the words cannot.
+    if len(text) > 2 * MAX_HEADING_CHARS {
+        return false;
+    }
+    // Compared letter by letter, no copy: every paragraph before the title is asked.
+    let letters = text
+        .chars()
+        .filter(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase);
+    CONTENTS_TITLES
+        .iter()
+        .any(|t| letters.clone().eq(t.chars()))
 }
 
 /// The line a reader sees: the displayed number (numbering), then the paragraph's text.
@@ -362,22 +411,60 @@ fn line_of_banner(block: &Block) -> Option<(&Paragraph, String)> {
 
 /// Levels from the ladder: each item's family, in order → each item's level.
 fn ladder(families: &[Family]) -> Vec<u8> {
-    let mut stack: Vec<Family> = Vec::new();
-    families
+    let rungs: Vec<(Rung, Option<u8>)> =
+        families.iter().map(|&f| (Rung::Family(f), None)).collect();
+    anchored_ladder(&rungs)
+}
+
+/// What places a heading on the ladder: its numbering family, or -- a heading without a number
+/// -- its paragraph style.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Rung {
+    Family(Family),
+    Style(String),
+    /// A contents entry without a page number (a group title), by its family.
+    Unpaged(Family),
+}
+
+impl Rung {
+    fn is_chapter(&self) -> bool {
+        matches!(self, Rung::Family(f) | Rung::Unpaged(f) if f.is_chapter())
+    }
+}
+
+/// Levels from the ladder, some levels given (`Some`: an anchor, a contents entry at the
+/// contents' level): a rung not seen above is one level deeper than the last, a rung met again
+/// closes the levels below it, an anchor closes every level at or below its own.
+fn anchored_ladder(rungs: &[(Rung, Option<u8>)]) -> Vec<u8> {
+    let mut stack: Vec<(&Rung, u8)> = Vec::new();
+    rungs
         .iter()
-        .map(|&f| {
-            if let Some(at) = stack.iter().position(|&s| s == f) {
-                stack.truncate(at + 1);
-            } else if f.is_chapter() {
-                // A chapter number closes any non-chapter level opened before it.
-                while stack.last().is_some_and(|s| !s.is_chapter()) {
+        .map(|(rung, anchor)| {
+            if let Some(level) = *anchor {
+                while stack.last().is_some_and(|&(_, l)| l >= level) {
                     stack.pop();
                 }
-                stack.push(f);
-            } else {
-                stack.push(f);
+                stack.push((rung, level));
+                return level;
             }
-            stack.len().min(usize::from(MAX_LEVEL)) as u8
+            if let Some(at) = stack.iter().position(|&(r, _)| r == rung) {
+                stack.truncate(at + 1);
+                return stack[at].1;
+            }
+            if rung.is_chapter() {
+                // A chapter number closes any non-chapter level opened before it.
+                while stack.last().is_some_and(|(r, _)| !r.is_chapter()) {
+                    stack.pop();
+                }
+            }
+            // At the deepest level a new rung takes the place of the last one: the stack stays
+            // as short as the levels, whatever the number of styles (each rung looked up in it).
+            if stack.last().is_some_and(|&(_, l)| l >= MAX_LEVEL) {
+                stack.pop();
+            }
+            let level = stack.last().map_or(1, |&(_, l)| (l + 1).min(MAX_LEVEL));
+            stack.push((rung, level));
+            level
         })
         .collect()
 }
@@ -404,9 +491,18 @@ fn paragraphs<'a>(blocks: &'a [Block], out: &mut Vec<&'a Paragraph>) {
     }
 }
 
+/// One entry of a table of contents: its text without leader or page number, and whether it
+/// had a page number (a group title above the numbered entries often has none: it sits a level
+/// above them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    text: String,
+    paged: bool,
+}
+
 /// The entries a table of contents laid out as a table gives: its paragraphs' texts, page
 /// numbers (cells of digits) and the title left out.
-fn table_entries(block: &Block) -> Vec<String> {
+fn table_entries(block: &Block) -> Vec<Entry> {
     let mut found = Vec::new();
     paragraphs(std::slice::from_ref(block), &mut found);
     found
@@ -419,22 +515,29 @@ fn table_entries(block: &Block) -> Vec<String> {
             {
                 return None;
             }
-            let entry = if is_toc_line(text) {
-                toc_entry_text(text)
-            } else {
-                text
-            };
-            (!entry.is_empty() && len(entry) <= MAX_HEADING_CHARS && !lists_a_caption(entry))
-                .then(|| entry.to_string())
+            let paged = is_toc_line(text);
+            let entry = if paged { toc_entry_text(text) } else { text };
+            (!entry.is_empty() && len(entry) <= MAX_HEADING_CHARS && !lists_a_caption(entry)).then(
+                || Entry {
+                    text: entry.to_string(),
+                    paged,
+                },
+            )
         })
         .collect()
 }
 
-/// The contents: where it ends among the top-level blocks, and its entries' texts in order.
+/// Lines without a page number waiting between contents lines (a group title such as `Ⅰ. 개요`
+/// or `▷ EXPORT` above its numbered entries); more than this in a row ends the contents.
+const MAX_UNPAGED_RUN: usize = 3;
+
+/// The contents: its title's and its end's top-level block index, and its entries in order.
 /// After a 목차/차례/Contents title: a table (its paragraphs are the entries), or lines ending in
-/// a page number, or -- contents without page numbers -- short lines up to the one where the
-/// first of them comes again (the body's copy).
-fn contents(blocks: &[&Block]) -> Option<(usize, usize, Vec<String>)> {
+/// a page number -- with the short lines between them that have none (group titles), pictures
+/// and drawings skipped, and the lists of tables and figures that follow kept inside it but not
+/// as entries -- or, contents without page numbers, short lines up to the one where the first
+/// of them comes again (the body's copy).
+fn contents(blocks: &[&Block]) -> Option<(usize, usize, Vec<Entry>)> {
     let title = blocks.iter().position(|b| match b {
         Block::Paragraph(p) => is_contents_title(&p.text),
         Block::Table(t) => t.cells.first().is_some_and(|c| {
@@ -444,56 +547,123 @@ fn contents(blocks: &[&Block]) -> Option<(usize, usize, Vec<String>)> {
         }),
         _ => false,
     })?;
-    let mut entries = Vec::new();
     if let Block::Table(_) = blocks[title] {
-        entries = table_entries(blocks[title]);
+        let entries = table_entries(blocks[title]);
         return (entries.len() >= 2).then_some((title, title + 1, entries));
     }
+    let mut entries: Vec<Entry> = Vec::new();
+    // Short lines without a page number since the last contents line.
+    let mut unpaged: Vec<String> = Vec::new();
     let mut end = title + 1;
-    let mut plain: Vec<(usize, String)> = Vec::new();
-    while end < blocks.len() {
-        match blocks[end] {
+    let mut scan = title + 1;
+    let mut plain: Vec<String> = Vec::new();
+    while scan < blocks.len() {
+        match blocks[scan] {
             Block::Paragraph(p) => {
                 let text = strip(&p.text);
                 if text.is_empty() {
                 } else if is_toc_line(text) {
-                    if !lists_a_caption(text) {
-                        entries.push(toc_entry_text(text).to_string());
+                    if lists_a_caption(text) {
+                        // A list of tables or figures: inside the contents, never an entry (nor
+                        // is its own title, waiting in `unpaged`).
+                        unpaged.clear();
+                    } else {
+                        // Only the lines just above: a cover's lines before the first entry
+                        // are not group titles.
+                        let from = unpaged.len().saturating_sub(MAX_UNPAGED_RUN);
+                        entries.extend(
+                            unpaged
+                                .drain(..)
+                                .skip(from)
+                                .map(|text| Entry { text, paged: false }),
+                        );
+                        entries.push(Entry {
+                            text: toc_entry_text(text).to_string(),
+                            paged: true,
+                        });
                     }
-                } else if entries.is_empty()
-                    && len(text) <= MAX_HEADING_CHARS
-                    && !text.contains('\n')
-                {
-                    // Contents without page numbers: until the first line comes again.
-                    let sq = squashed(text);
-                    if plain
-                        .first()
-                        .is_some_and(|(_, first)| squashed(first) == sq)
-                    {
-                        let lines = plain.into_iter().map(|(_, t)| t).collect::<Vec<_>>();
-                        return (lines.len() >= 2).then_some((title, end, lines));
+                    end = scan + 1;
+                } else if len(text) <= MAX_HEADING_CHARS && !text.contains('\n') {
+                    if entries.is_empty() {
+                        // Contents without page numbers: until the first line comes again.
+                        let sq = squashed(text);
+                        if plain.first().is_some_and(|first| squashed(first) == sq) {
+                            return (plain.len() >= 2).then_some((
+                                title,
+                                scan,
+                                into_entries(plain),
+                            ));
+                        }
+                        if plain.len() >= 200 {
+                            return None;
+                        }
+                        plain.push(text.to_string());
                     }
-                    plain.push((end, text.to_string()));
-                    if plain.len() > 200 {
-                        return None;
+                    if !entries.is_empty() && is_annex_title(text) && unpaged.is_empty() {
+                        // The annexes closing a contents often have no page number.
+                        entries.push(Entry {
+                            text: text.to_string(),
+                            paged: false,
+                        });
+                        end = scan + 1;
+                    } else {
+                        unpaged.push(text.to_string());
+                    }
+                    if !entries.is_empty() && unpaged.len() > MAX_UNPAGED_RUN {
+                        break;
                     }
                 } else {
                     break;
                 }
             }
-            Block::Table(_) if end == title + 1 => {
-                entries = table_entries(blocks[end]);
-                end += 1;
-                break;
+            Block::Table(_) if scan == title + 1 => {
+                let entries = table_entries(blocks[scan]);
+                return (entries.len() >= 2).then_some((title, scan + 1, entries));
             }
+            // A picture or a drawing among the lines (a rule, a logo) does not end them.
+            Block::Picture(_) | Block::Shape(_) => {}
             _ => break,
         }
-        end += 1;
-    }
-    if entries.is_empty() {
-        return None;
+        scan += 1;
     }
     (entries.len() >= 2).then_some((title, end, entries))
+}
+
+fn into_entries(lines: Vec<String>) -> Vec<Entry> {
+    lines
+        .into_iter()
+        .map(|text| Entry { text, paged: false })
+        .collect()
+}
+
+/// Each entry's level in the contents: the ladder over the entries' numbering families, an
+/// entry with a page number and one without being different rungs (a group title above its
+/// entries), shifted so that the shallowest of `found` is level 1.
+fn contents_levels(entries: &[Entry], found: &[usize]) -> Vec<u8> {
+    let rungs: Vec<(Rung, Option<u8>)> = entries
+        .iter()
+        .map(|e| {
+            // An annex closes the chapters before it, as a chapter does (in the contents only:
+            // in the body a bracketed `<별첨 1>` is as often a reference as a title).
+            let family = if is_annex_title(&e.text) {
+                Family::Annex
+            } else {
+                family_of(&e.text).unwrap_or(Family::Plain)
+            };
+            let rung = if e.paged {
+                Rung::Family(family)
+            } else {
+                Rung::Unpaged(family)
+            };
+            (rung, None)
+        })
+        .collect();
+    let levels = anchored_ladder(&rungs);
+    let top = found.iter().map(|&e| levels[e]).min().unwrap_or(1);
+    levels
+        .into_iter()
+        .map(|l| l.saturating_sub(top - 1).max(1))
+        .collect()
 }
 
 /// Lines one document's contents may be compared with, over all its entries: far above what a
@@ -502,56 +672,121 @@ fn contents(blocks: &[&Block]) -> Option<(usize, usize, Vec<String>)> {
 /// lines -- 6,000 of each took 30 s. Entries left when it is spent are not found.
 const MAX_CONTENTS_COMPARISONS: usize = 4_000_000;
 
+/// Bullets a body may set before a title the contents lists without them (`□ 사업 개요`).
+const BULLETS: [char; 20] = [
+    '□', '■', '○', '●', '◦', '◎', '▣', '◇', '◆', '▶', '▷', '►', '※', '-', '·', 'ㆍ', '•', '*', '❍',
+    '◯',
+];
+
+/// How an entry and a body line are compared: without spaces, lower-cased, without a leading
+/// bullet.
+fn match_key(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !is_space(c))
+        .skip_while(|c| BULLETS.contains(c))
+        .filter(|c| !BRACKETS.contains(c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A keyed line without the number a banner sets before its title (`1사업개요`, `01`, `ⅱ.`).
+fn without_number(key: &str) -> &str {
+    key.trim_start_matches(|c: char| {
+        c.is_ascii_digit() || ('\u{2160}'..='\u{217F}').contains(&c) || matches!(c, '.' | ')' | '-')
+    })
+}
+
 /// Find the contents' entries among the lines after it, in order: (block index, entry index).
+/// A line matches an entry when it is the entry (or begins with it, for entries of four
+/// characters or more), or is the entry without its number (a body that sets the number apart,
+/// a `제Ⅰ장` in a banner or a picture over a `서론` line), or is the entry's beginning and the
+/// next line its end (a title broken over two paragraphs).
 fn match_contents(
     lines: &[Option<(usize, String)>],
     after: usize,
-    entries: &[String],
+    entries: &[Entry],
 ) -> Vec<(usize, usize)> {
-    // Each line after the contents squashed once, not once per entry looking at it.
-    let squashed_lines: Vec<Option<String>> = lines
+    // Each line after the contents keyed once, not once per entry looking at it.
+    let keys: Vec<Option<String>> = lines
         .iter()
         .enumerate()
         .map(|(i, l)| {
             l.as_ref()
                 .filter(|_| i >= after)
-                .map(|(_, text)| squashed(text))
+                .map(|(_, text)| match_key(text))
+                .filter(|k| !k.is_empty())
         })
         .collect();
     let mut budget = MAX_CONTENTS_COMPARISONS;
-    let mut out = Vec::new();
-    let mut from = after;
-    for (e, entry) in entries.iter().enumerate() {
-        let want = squashed(entry);
+    // Where entry `e` is first found at or after line `from`.
+    let mut find = |e: usize, from: usize| -> Option<usize> {
+        let entry = &entries[e];
+        let want = match_key(&entry.text);
         if want.is_empty() {
-            continue;
+            return None;
         }
-        let prefix_ok = want.chars().count() >= 4;
-        // The entry's words without its number, for a body that sets the number apart (a
-        // `제Ⅰ장` in a banner or a picture over a `서론` line).
-        let bare = family_of(entry)
-            .and_then(|_| lstrip(entry).split_once(is_space))
-            .map(|(_, rest)| squashed(rest))
+        // A group title without a page number (`▷ RDBMS`) is short and plain: only the line
+        // itself is it, never a line that begins with it.
+        let prefix_ok = entry.paged && want.chars().count() >= 4;
+        let bare = family_of(&entry.text)
+            .and_then(|_| lstrip(&entry.text).split_once(is_space))
+            .map(|(_, rest)| match_key(rest))
             .filter(|rest| rest.chars().count() >= 2);
-        // Entries are in order: each is looked for after the last one found.
-        let mut found = None;
-        for (i, have) in squashed_lines.iter().enumerate().skip(from) {
+        let is_entry = |have: &str| {
+            have == want
+                || (prefix_ok && have.starts_with(&want))
+                || bare
+                    .as_deref()
+                    .is_some_and(|b| b == have || b == without_number(have))
+        };
+        for i in from..keys.len() {
             if budget == 0 {
-                return out;
+                return None;
             }
             budget -= 1;
-            if have.as_deref().is_some_and(|have| {
-                have == want
-                    || (prefix_ok && have.starts_with(&want))
-                    || bare.as_deref() == Some(have)
-            }) {
-                found = Some(i);
-                break;
+            let Some(have) = keys[i].as_deref() else {
+                continue;
+            };
+            // At least four characters: a bare number (`제Ⅰ장` over `서론`) is not a title's
+            // start.
+            let broken = || {
+                have.chars().count() >= 4
+                    && want.starts_with(have)
+                    && (i + 1..keys.len().min(i + 3))
+                        .find_map(|j| keys[j].as_deref())
+                        .is_some_and(|next| is_entry(&format!("{have}{next}")))
+            };
+            if is_entry(have) || broken() {
+                return Some(i);
             }
         }
-        if let Some(i) = found {
-            out.push((i, e));
-            from = i + 1;
+        None
+    };
+    let mut out = Vec::new();
+    let mut from = after;
+    // Entries are in order: each is looked for after the last one found. An entry whose line
+    // comes after the next entry's is not that entry's heading (a short entry matching some
+    // later line would otherwise take every entry after it along).
+    let mut next_at = if entries.is_empty() {
+        None
+    } else {
+        find(0, from)
+    };
+    for e in 0..entries.len() {
+        let at = next_at;
+        next_at = if e + 1 < entries.len() {
+            find(e + 1, from)
+        } else {
+            None
+        };
+        let Some(i) = at else { continue };
+        if next_at.is_some_and(|n| n < i) {
+            continue;
+        }
+        out.push((i, e));
+        from = i + 1;
+        if next_at.is_some_and(|n| n <= i) {
+            next_at = find(e + 1, from);
         }
     }
     out
@@ -566,6 +801,8 @@ struct Item<'a> {
     whole: bool,
     /// Its line, when short enough to be a heading, and the paragraph it comes from.
     line: Option<(&'a Paragraph, String)>,
+    /// The paragraph it is, when it is one (its style says what it is).
+    paragraph: Option<&'a Paragraph>,
     banner: bool,
     /// A paragraph with nothing to show (skipped when looking for what follows a line).
     empty: bool,
@@ -583,6 +820,10 @@ fn top_level_items<'a>(blocks: &[&'a Block]) -> Vec<Item<'a>> {
             block: i,
             whole: true,
             line: line_of(b),
+            paragraph: match b {
+                Block::Paragraph(p) => Some(p),
+                _ => None,
+            },
             banner: line_of_banner(b).is_some(),
             empty: is_empty_block(b),
         })
@@ -601,6 +842,10 @@ fn flattened_items<'a>(blocks: &[&'a Block]) -> Vec<Item<'a>> {
                 block: i,
                 whole: true,
                 line: line_of(b),
+                paragraph: match b {
+                    Block::Paragraph(p) => Some(p),
+                    _ => None,
+                },
                 banner: line_of_banner(b).is_some(),
                 empty: is_empty_block(b),
             });
@@ -616,6 +861,7 @@ fn flattened_items<'a>(blocks: &[&'a Block]) -> Vec<Item<'a>> {
                 block: i,
                 whole: false,
                 line: short.then(|| (p, text.to_string())),
+                paragraph: Some(p),
                 banner: false,
                 empty: text.is_empty(),
             });
@@ -626,6 +872,18 @@ fn flattened_items<'a>(blocks: &[&'a Block]) -> Vec<Item<'a>> {
 
 /// The ladder over `items` (outside the contents' `span` of top-level blocks): each item's level.
 fn ladder_levels(items: &[Item<'_>], span: Option<(usize, usize)>) -> Vec<Option<u8>> {
+    let kept = ladder_headings(items, span);
+    let mut levels = vec![None; items.len()];
+    let families: Vec<Family> = kept.iter().map(|&(_, f)| f).collect();
+    for (&(k, _), level) in kept.iter().zip(ladder(&families)) {
+        levels[k] = Some(level);
+    }
+    levels
+}
+
+/// The items the numbering ladder takes for headings (outside the contents' `span`), each with
+/// its family, in order.
+fn ladder_headings(items: &[Item<'_>], span: Option<(usize, usize)>) -> Vec<(usize, Family)> {
     let candidates: Vec<(usize, Family, bool)> = items
         .iter()
         .enumerate()
@@ -673,12 +931,169 @@ fn ladder_levels(items: &[Item<'_>], span: Option<(usize, usize)>) -> Vec<Option
         })
         .map(|(_, &(k, f, _))| (k, f))
         .collect();
-    let mut levels = vec![None; items.len()];
-    let families: Vec<Family> = kept.iter().map(|&(_, f)| f).collect();
-    for (&(k, _), level) in kept.iter().zip(ladder(&families)) {
-        levels[k] = Some(level);
+    kept
+}
+
+/// Names of styles a document gives its headings: 제목 (title), 장/절/편 (chapter, section,
+/// part), Heading, Title, or a numbering pattern (`1.`, `가.`, `제O장`, `Ⅰ.`).
+fn named_like_a_heading(style: &str) -> bool {
+    let s = style.to_lowercase();
+    if [
+        "표", "그림", "목차", "차례", "머리", "꼬리", "쪽", "각주", "미주", "메모", "caption",
+        "table", "figure", "header", "footer", "toc", "note",
+    ]
+    .iter()
+    .any(|w| s.contains(w))
+    {
+        return false;
     }
-    levels
+    if ["제목", "heading", "title"].iter().any(|w| s.contains(w)) {
+        return true;
+    }
+    let t = strip(&s);
+    let short = t.chars().count() <= 4;
+    (short && (t.ends_with('장') || t.ends_with('절') || t.ends_with('편')))
+        || family_of(&format!("{t} 제목"))
+            .is_some_and(|f| !matches!(f, Family::Circled | Family::Latin))
+}
+
+/// The top-level paragraphs set in a style the document uses for headings, outside the
+/// contents' `span`: a style named like one (`named_like_a_heading`), or one a contents entry
+/// was found in (`anchor_styles`), provided the document uses it like one -- for short
+/// standalone lines (four in five of its paragraphs one short line that is no contents line and
+/// no caption, at most half of them followed directly by another of the same style: that is a
+/// list) -- and it is not the style of most of the text.
+fn unmarked_headings<'a>(
+    items: &[Item<'a>],
+    span: Option<(usize, usize)>,
+    anchor_styles: &[&str],
+) -> Vec<bool> {
+    let outside = |i: usize| !span.is_some_and(|(t, e)| t <= i && i < e);
+    let style_of = |item: &Item<'a>| -> Option<&'a str> {
+        match item.paragraph {
+            Some(p) if !item.empty => p.style.as_deref(),
+            _ => None,
+        }
+    };
+    // A sentence (a full stop), a note (`※`, `*`) or a 개조식 bullet line (`■ 5월`: a list item
+    // unless the contents lists it) is not a title, whatever its style.
+    let fits = |item: &Item<'_>| {
+        item.line.as_ref().is_some_and(|(_, t)| {
+            !is_toc_line(t)
+                && !lists_a_caption(t)
+                && !is_contents_title(t)
+                && !t.ends_with(['.', '。'])
+                && !t.starts_with(['※', '*'])
+                && !t.starts_with(BULLETS)
+        })
+    };
+    // Per style: paragraphs, lines followed directly by the same style; then, for the styles
+    // that may be heading styles only, the short standalone lines (the costlier test).
+    let mut stats: HashMap<&str, (usize, usize, usize)> = HashMap::new();
+    let non_empty: Vec<usize> = (0..items.len()).filter(|&i| !items[i].empty).collect();
+    for (n, &i) in non_empty.iter().enumerate() {
+        let Some(style) = style_of(&items[i]) else {
+            continue;
+        };
+        let entry = stats.entry(style).or_default();
+        entry.0 += 1;
+        if outside(i) {
+            let next = non_empty.get(n + 1).and_then(|&j| style_of(&items[j]));
+            entry.2 += usize::from(next == Some(style));
+        }
+    }
+    let most_used = stats
+        .iter()
+        .max_by_key(|&(name, &(count, _, _))| (count, *name))
+        .map(|(&name, _)| name);
+    stats.retain(|&name, &mut (count, _, followed)| {
+        Some(name) != most_used
+            // A heading style used once is the document's title, not a section's.
+            && ((named_like_a_heading(name) && count >= 2) || anchor_styles.contains(&name))
+            && followed * 2 <= count
+    });
+    if stats.is_empty() {
+        return vec![false; items.len()];
+    }
+    for (i, item) in items.iter().enumerate() {
+        if let Some(entry) = style_of(item).and_then(|s| stats.get_mut(s)) {
+            entry.1 += usize::from(outside(i) && fits(item));
+        }
+    }
+    let heading_styles: Vec<&str> = stats
+        .iter()
+        .filter(|&(_, &(count, fitting, _))| fitting * 5 >= count * 4)
+        .map(|(&name, _)| name)
+        .collect();
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            style_of(item).is_some_and(|s| heading_styles.contains(&s)) && outside(i) && fits(item)
+        })
+        .collect()
+}
+
+/// Whether a numbered line has words after its number (`제1장 총칙`, not `제1장`).
+fn has_words_after_number(text: &str) -> bool {
+    lstrip(text)
+        .split_once(is_space)
+        .is_some_and(|(_, rest)| rest.chars().any(char::is_alphabetic))
+}
+
+/// The headings of the top-level `items` with their levels: the `anchors` (contents entries at
+/// the contents' levels), the numbering ladder's lines and the `extra` lines (heading styles),
+/// all on one ladder (a number's family or, without a number, the style is the rung).
+fn ladder_with_anchors(
+    items: &[Item<'_>],
+    span: Option<(usize, usize)>,
+    anchors: &[Option<u8>],
+    extra: &[bool],
+) -> Vec<(usize, u8)> {
+    let mut ladder_family: Vec<Option<Family>> = vec![None; items.len()];
+    for (k, family) in ladder_headings(items, span) {
+        ladder_family[k] = Some(family);
+    }
+    let judged = anchors.iter().any(Option::is_some);
+    let mut style_rungs: HashMap<String, Rung> = HashMap::new();
+    let mut at = Vec::new();
+    let mut rungs = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let anchor = anchors.get(i).copied().flatten();
+        let family = ladder_family[i];
+        if anchor.is_none() && family.is_none() && !extra.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let text = item.line.as_ref().map_or("", |(_, t)| t.as_str());
+        // Where the contents judges, a number standing alone (`제Ⅰ장` over its `서론` line, the
+        // entry found) is part of the heading below it, not one of its own.
+        if judged && anchor.is_none() && family.is_some() && !has_words_after_number(text) {
+            continue;
+        }
+        // A numbered line takes its number's rung; an unnumbered one in a heading style the
+        // rung of the first numbered line of that style (the chapters' style gives their
+        // unnumbered 참고문헌 the chapters' level), or the style's own.
+        let style = item
+            .paragraph
+            .and_then(|p| p.style.clone())
+            .unwrap_or_default();
+        let rung = match family.or_else(|| family_of(text)) {
+            _ if item.banner => Rung::Family(Family::Banner),
+            Some(f) => {
+                if extra.get(i).copied().unwrap_or(false) {
+                    style_rungs.entry(style).or_insert(Rung::Family(f));
+                }
+                Rung::Family(f)
+            }
+            None => style_rungs
+                .get(&style)
+                .cloned()
+                .unwrap_or(Rung::Style(style)),
+        };
+        at.push(item.block);
+        rungs.push((rung, anchor));
+    }
+    at.into_iter().zip(anchored_ladder(&rungs)).collect()
 }
 
 /// A heading of the outline: its top-level body block, its level, and -- for a heading inside a
@@ -739,16 +1154,32 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
     // with outline styles, they add the entries the styles miss (a chapter line set without its
     // style); its styled headings stay as they are.
     let toc = contents(&blocks);
+    let span = toc.as_ref().map(|&(title, end, _)| (title, end));
     let styled_count = styled.iter().flatten().count();
     if let Some((_, end, entries)) = &toc {
         let matched = match_contents(&lines, *end, entries);
         if matched.len() * 2 >= entries.len() || styled_count >= MIN_STYLED {
-            let families: Vec<Family> = matched
+            let found: Vec<usize> = matched.iter().map(|&(_, e)| e).collect();
+            let entry_levels = contents_levels(entries, &found);
+            let mut anchors: Vec<Option<u8>> = vec![None; blocks.len()];
+            for &(i, e) in &matched {
+                anchors[i] = Some(entry_levels[e]);
+            }
+            if styled_count >= MIN_STYLED {
+                // The styles said what the headings are; the contents adds what they miss.
+                let levels = styled.iter().zip(&anchors).map(|(s, a)| s.or(*a)).collect();
+                return whole(levels);
+            }
+            // The contents is the judge of what it lists; the headings it does not list (a
+            // level deeper than it goes, a summary before it) come from the numbering ladder
+            // and the heading styles, placed under the entries.
+            let anchor_styles: Vec<&str> = matched
                 .iter()
-                .map(|&(_, e)| family_of(&entries[e]).unwrap_or(Family::Plain))
+                .filter_map(|&(i, _)| items[i].line.as_ref()?.0.style.as_deref())
                 .collect();
+            let extra = unmarked_headings(&items, span, &anchor_styles);
             let mut levels = styled;
-            for (&(i, _), level) in matched.iter().zip(ladder(&families)) {
+            for (i, level) in ladder_with_anchors(&items, span, &anchors, &extra) {
                 levels[i] = levels[i].or(Some(level));
             }
             return whole(levels);
@@ -757,13 +1188,18 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
     if styled_count >= MIN_STYLED {
         return whole(styled);
     }
+    if let Some(found) = toc
+        .as_ref()
+        .and_then(|(_, end, entries)| contents_in_tables(&blocks, *end, entries))
+    {
+        return found;
+    }
 
-    // The numbering ladder (never over the contents' own lines).
-    let span = toc.as_ref().map(|&(title, end, _)| (title, end));
-    let found = ladder_levels(&items, span);
+    // The numbering ladder and the heading styles (never over the contents' own lines).
+    let extra = unmarked_headings(&items, span, &[]);
     let mut levels = styled.clone();
-    for (item, level) in items.iter().zip(&found) {
-        levels[item.block] = levels[item.block].or(*level);
+    for (i, level) in ladder_with_anchors(&items, span, &vec![None; blocks.len()], &extra) {
+        levels[i] = levels[i].or(Some(level));
     }
     let headings = whole(levels);
     // A document laid out inside tables (its chapters are lines of big layout tables) shows few
@@ -791,6 +1227,51 @@ pub fn outline_headings(doc: &Document) -> Vec<HeadingAt> {
         }
     }
     out
+}
+
+/// A document laid out in tables (a form whose sections are lines of its tables): its contents'
+/// entries looked for among every paragraph after the contents, the tables' own included; the
+/// headings when at least half are found.
+fn contents_in_tables(blocks: &[&Block], end: usize, entries: &[Entry]) -> Option<Vec<HeadingAt>> {
+    // Only where the top level cannot hold the entries: fewer lines of text after the contents
+    // than entries, the rest in tables.
+    let top_level_lines = blocks
+        .iter()
+        .skip(end)
+        .filter(|b| matches!(b, Block::Paragraph(p) if !strip(&p.text).is_empty()))
+        .count();
+    if top_level_lines >= entries.len()
+        || !blocks
+            .iter()
+            .skip(end)
+            .any(|b| matches!(b, Block::Table(t) if t.cells.len() > 1))
+    {
+        return None;
+    }
+    let items = flattened_items(blocks);
+    let after = items.iter().position(|item| item.block >= end)?;
+    let lines: Vec<Option<(usize, String)>> = items
+        .iter()
+        .map(|item| item.line.as_ref().map(|(_, t)| (item.block, t.clone())))
+        .collect();
+    let matched = match_contents(&lines, after, entries);
+    if matched.len() * 2 < entries.len() {
+        return None;
+    }
+    let found: Vec<usize> = matched.iter().map(|&(_, e)| e).collect();
+    let levels = contents_levels(entries, &found);
+    Some(
+        matched
+            .into_iter()
+            .map(|(k, e)| HeadingAt {
+                block: items[k].block,
+                level: levels[e],
+                nested: (!items[k].whole)
+                    .then(|| items[k].line.as_ref().map(|(_, t)| t.clone()))
+                    .flatten(),
+            })
+            .collect(),
+    )
 }
 
 /// Paragraph address -> level for the top-level paragraphs of `doc` the views render as
@@ -1017,5 +1498,237 @@ mod tests {
             styled("세부", 2),
         ]);
         assert_eq!(got, pairs(&[("개요", 1), ("현황", 1), ("세부", 2)]));
+    }
+    fn in_style(text: &str, style: &str) -> Block {
+        match para(text) {
+            Block::Paragraph(mut p) => {
+                p.style = Some(style.to_string());
+                Block::Paragraph(p)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    fn picture() -> Block {
+        Block::Picture(crate::model::Picture {
+            bin_data_id: None,
+            bin_data_name: None,
+            width: 10,
+            height: 10,
+            description: None,
+            caption: Vec::new(),
+            provenance: Default::default(),
+        })
+    }
+
+    #[test]
+    fn a_decorated_contents_title_is_one() {
+        assert!(is_contents_title("[ 목    차 ]"));
+        assert!(is_contents_title("════════■ 제목차례 ■════════"));
+        assert!(is_contents_title("Table of Contents"));
+        assert!(!is_contents_title("표 목차"));
+        assert!(!is_contents_title("목차를 보면 다음과 같다"));
+    }
+
+    #[test]
+    fn group_titles_without_page_numbers_are_contents_lines_never_headings() {
+        // A group title above its entries has no page number; a picture among the lines does
+        // not end the contents; the copy in the contents is never a heading.
+        let got = outline(vec![
+            para("목      차"),
+            para("Ⅰ. 사업개요"),
+            para("    1. 추진목적\t 1"),
+            picture(),
+            para("    2. 추진방향\t 1"),
+            para("Ⅱ. 제안 일반사항"),
+            para("    1. 일반사항\t 3"),
+            para("【별첨1】기술제안서 세부평가기준"),
+            para("Ⅰ. 사업개요"),
+            para("1. 추진목적"),
+            para("본문입니다."),
+            para("2. 추진방향"),
+            para("본문입니다."),
+            para("Ⅱ. 제안 일반사항"),
+            para("1. 일반사항"),
+            para("본문입니다."),
+            para("<별첨 1> 기술제안서 세부평가기준"),
+            para("본문입니다."),
+        ]);
+        assert_eq!(
+            got,
+            pairs(&[
+                ("Ⅰ. 사업개요", 1),
+                ("1. 추진목적", 2),
+                ("2. 추진방향", 2),
+                ("Ⅱ. 제안 일반사항", 1),
+                ("1. 일반사항", 2),
+                // The annex closing the contents, without a page number: a chapter's level.
+                ("<별첨 1> 기술제안서 세부평가기준", 1),
+            ])
+        );
+    }
+
+    #[test]
+    fn contents_entries_are_found_however_the_body_marks_them() {
+        // Unnumbered entries found as a `□` bullet line, a title broken over two paragraphs,
+        // and a group title (`▷ RDBMS`) that must not take a later line beginning with it.
+        let got = outline(vec![
+            para("차 례"),
+            para("▷ RDBMS"),
+            para("추진 배경 ········ 1"),
+            para("IMPORT시 TABLE과 INDEX를 분리하여 저장하는 방법\t4"),
+            para("향후 계획 ········ 9"),
+            para("□ 추진 배경"),
+            para("RDBMS는 관계형 데이터베이스입니다."),
+            para("IMPORT시 TABLE과 INDEX를"),
+            para("분리하여 저장하는 방법"),
+            para("본문입니다."),
+            para("향후 계획"),
+            para("본문입니다."),
+        ]);
+        assert_eq!(
+            got,
+            pairs(&[
+                ("□ 추진 배경", 1),
+                ("IMPORT시 TABLE과 INDEX를", 1),
+                ("향후 계획", 1),
+            ])
+        );
+        // A numbered entry found as a banner's line `01 사업 개요` (its number set otherwise).
+        let lines = vec![
+            Some((0, "본문입니다.".to_string())),
+            Some((1, "01 사업 개요".to_string())),
+        ];
+        let entry = Entry {
+            text: "1. 사업 개요".to_string(),
+            paged: true,
+        };
+        assert_eq!(match_contents(&lines, 0, &[entry]), vec![(1, 0)]);
+    }
+
+    #[test]
+    fn headings_the_contents_does_not_list_go_under_its_entries() {
+        // The contents lists chapters and sections; the body's `가.` subsections, its summary
+        // before the first chapter (numbered) and a chapter number standing alone over its
+        // title line are placed by the ladder under the entries.
+        let got = outline(vec![
+            para("목 차"),
+            para("요약\t1"),
+            para("제Ⅰ장 서론\t3"),
+            para("제1절 자료\t4"),
+            para("1. 광업 조사\t5"),
+            para("요약"),
+            para("1. 기업의 정의"),
+            para("본문입니다."),
+            para("2. 일반집중도"),
+            para("본문입니다."),
+            para("제Ⅰ장"),
+            para("서론"),
+            para("제1절 자료"),
+            para("1. 광업 조사"),
+            para("가. 표준산업분류"),
+            para("본문입니다."),
+            para("나. 재화특성별 분류표"),
+            para("본문입니다."),
+        ]);
+        assert_eq!(
+            got,
+            pairs(&[
+                ("요약", 1),
+                ("1. 기업의 정의", 2),
+                ("2. 일반집중도", 2),
+                ("서론", 1),
+                ("제1절 자료", 2),
+                ("1. 광업 조사", 3),
+                ("가. 표준산업분류", 4),
+                ("나. 재화특성별 분류표", 4),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_form_laid_out_in_tables_finds_its_contents_in_them() {
+        let row = |title: &str, body: &str| {
+            let mut cells = vec![cell(0, title), cell(1, body)];
+            cells[1].row = 1;
+            cells[1].col = 0;
+            Block::Table(Table {
+                rows: 2,
+                cols: 1,
+                cells,
+                caption: Vec::new(),
+                provenance: Default::default(),
+            })
+        };
+        let d = doc(vec![
+            para("목 차"),
+            para("연구의 필요성 ······ 1"),
+            para("연구 내용 ······ 2"),
+            para("기대 효과 ······ 3"),
+            row("연구의 필요성", "필요성을 적습니다."),
+            row("연구 내용", "내용을 적습니다."),
+            row("기대 효과", "효과를 적습니다."),
+        ]);
+        let got: Vec<(usize, u8, Option<String>)> = outline_headings(&d)
+            .into_iter()
+            .map(|h| (h.block, h.level, h.nested))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (4, 1, Some("연구의 필요성".to_string())),
+                (5, 1, Some("연구 내용".to_string())),
+                (6, 1, Some("기대 효과".to_string())),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_heading_style_gives_headings_without_numbers() {
+        // Headwords in the style 제목, each over its explanation: headings. A style used once
+        // (the document's title) and the text's own style are not.
+        let got = outline(vec![
+            in_style("관용구 사전", "문서 제목"),
+            in_style("가는 날이 장날", "제목"),
+            in_style("뜻하지 않은 일이 공교롭게 들어맞음을 이르는 말.", "본문"),
+            in_style("예문이 이어집니다.", "본문"),
+            in_style("간에 기별도 안 간다", "제목"),
+            in_style(
+                "먹은 것이 너무 적어 먹은 것 같지도 않음을 이르는 말.",
+                "본문",
+            ),
+            in_style("예문이 이어집니다.", "본문"),
+        ]);
+        assert_eq!(
+            got,
+            pairs(&[("가는 날이 장날", 1), ("간에 기별도 안 간다", 1)])
+        );
+        // A style applied to consecutive lines is a list's, not a heading's.
+        let got = outline(vec![
+            in_style("첫째 줄", "소제목"),
+            in_style("둘째 줄", "소제목"),
+            in_style("셋째 줄", "소제목"),
+            in_style("본문입니다.", "본문"),
+        ]);
+        assert_eq!(got, pairs(&[]));
+    }
+
+    #[test]
+    fn a_style_a_contents_entry_was_found_in_marks_the_others() {
+        // The contents lists two of the style's lines; the third, not listed, is a heading
+        // of the same kind.
+        let got = outline(vec![
+            para("목차"),
+            para("개관\t1"),
+            para("세부 사항\t2"),
+            in_style("개관", "큰글씨"),
+            in_style("본문입니다.", "본문"),
+            in_style("본문입니다.", "본문"),
+            in_style("세부 사항", "큰글씨"),
+            in_style("본문입니다.", "본문"),
+            in_style("맺음말", "큰글씨"),
+            in_style("본문입니다.", "본문"),
+        ]);
+        assert_eq!(got, pairs(&[("개관", 1), ("세부 사항", 1), ("맺음말", 1)]));
     }
 }
