@@ -124,3 +124,13 @@ def test_hwp3_pages_are_not_laid_out_yet() -> None:
     with pytest.raises(rhwp_core.HwpError) as raised:
         doc.render_page(1, font_dirs=[FONTS])
     assert raised.value.code == "unsupported_format"
+
+
+def test_hancoms_private_use_symbols_are_drawn_as_the_text_shows_them() -> None:
+    # The 규제심사안 marks items with U+F02FB, which 한글 draws as ►: drawn so, not as a missing glyph.
+    doc = rhwp_core.parse(FIXTURES / "hwp" / "rhwp-nested-cell-pagination.hwp")
+    page = next(p for p in range(1, (doc.page_count or 0) + 1) if "►" in doc.extract_text(pages=str(p)))
+    svg = doc.render_page(page, format="svg", font_dirs=[FONTS])
+    assert isinstance(svg, str)
+    assert svg.count("►") == doc.extract_text(pages=str(page)).count("►") > 0
+    assert not [c for c in svg if 0xE000 <= ord(c) <= 0xF8FF or ord(c) >= 0xF0000]

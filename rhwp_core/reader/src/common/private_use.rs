@@ -245,7 +245,7 @@ pub enum Shown {
 
 impl Shown {
     #[inline]
-    fn push_to(self, out: &mut String) {
+    pub fn push_to(self, out: &mut String) {
         match self {
             Shown::Jamo(seq) => seq.push_to(out),
             // One or two characters: pushed as characters, not copied as a slice.
