@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -254,19 +255,27 @@ def test_kordoc_reads_the_filled_cells_of_a_government_form(tmp_path: Path) -> N
     assert _kordoc_agrees(form, values, tmp_path) == 2
 
 
-def test_kordoc_reads_every_field_of_the_corpus_forms(corpus_dir: Path, tmp_path: Path) -> None:
-    """Every click-here field and named cell of the corpus's HWPX and HWP 5.0 forms gets a value of
-    its own; kordoc finds each and no other change."""
-    rng = random.Random(34)
-    forms = filled = 0
-    for path in [*sorted((corpus_dir / "hwpx").glob("*.hwpx")), *sorted((corpus_dir / "hwp").glob("*.hwp"))]:
+def _named_places(paths: list[Path]) -> Iterator[tuple[Path, list[str]]]:
+    """The documents among ``paths`` that read and have named click-here fields or cells, with
+    those names."""
+    for path in paths:
         try:
             doc = rhwp_core.parse(path)
         except rhwp_core.HwpError:
             continue
         names = sorted({e["name"] for e in doc.form_entries() if e["kind"] in ("click_here", "cell") and e["name"]})
-        if not names:
-            continue
+        if names:
+            yield path, names
+
+
+def test_kordoc_reads_every_field_of_the_corpus_forms(corpus_dir: Path, tmp_path: Path) -> None:
+    """Every click-here field and named cell of the corpus's HWPX and HWP 5.0 forms gets a value of
+    its own; kordoc finds each and no other change."""
+    rng = random.Random(34)
+    forms = filled = 0
+    for path, names in _named_places(
+        [*sorted((corpus_dir / "hwpx").glob("*.hwpx")), *sorted((corpus_dir / "hwp").glob("*.hwp"))]
+    ):
         values = {n: f"값{i}-{rng.randint(1000, 9999)} <&> 漢字" for i, n in enumerate(names)}
         try:
             filled += _kordoc_agrees(path, values, tmp_path)
@@ -282,14 +291,7 @@ def test_the_schema_validator_finds_nothing_new_in_the_corpus_forms(corpus_dir: 
     line break included); the validator reports nothing on the copy it did not report on the blank."""
     validator = _validator()
     forms = 0
-    for path in sorted((corpus_dir / "hwpx").glob("*.hwpx")):
-        try:
-            doc = rhwp_core.parse(path)
-        except rhwp_core.HwpError:
-            continue
-        names = sorted({e["name"] for e in doc.form_entries() if e["kind"] in ("click_here", "cell") and e["name"]})
-        if not names:
-            continue
+    for path, names in _named_places(sorted((corpus_dir / "hwpx").glob("*.hwpx"))):
         values = {n: f"값{i} <&> 漢字\n둘째 줄" for i, n in enumerate(names)}
         try:
             result = fill(path, values)
