@@ -4,6 +4,7 @@ GET /documents/<handle>, behind the same token as /mcp)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 import shutil
@@ -137,11 +138,23 @@ async def _http(url: str, token: str) -> AsyncIterator[ClientSession]:
         yield session
 
 
+def _embedded(result: Any) -> list[Any]:
+    return [block for block in result.content if getattr(block, "type", None) == "resource"]
+
+
 def test_over_http_the_copy_is_a_handle_to_download(form: Path, tmp_path: Path) -> None:
+    """The copy is a doc: handle behind the token; a small copy also comes back embedded (its
+    bytes exactly what the handle downloads), a copy past the server's binary cap does not."""
     token = "t" * 32
     env = {k: v for k, v in os.environ.items() if not k.startswith("RHWP_MCP_")}
     env["RHWP_MCP_STORE_DIR"] = str(tmp_path / "store")
     env["RHWP_MCP_AUTH_TOKEN"] = token
+    # 20,000 base64 characters: the 13 KB HWP form fits embedded, the 51 KB one does not.
+    env["RHWP_MCP_MAX_IMAGE_CHARS"] = "20000"
+    hwp = shutil.copy(FORMS / "hwplib-getting_clickhere_text.hwp", form.parent / "clickhere.hwp")
+    large = shutil.copy(
+        ROOT / "tests" / "fixtures" / "hwp" / "rhwp-nested-cell-pagination.hwp", form.parent / "large.hwp"
+    )
     blank = form.read_bytes()
     with serve_http("--root", str(form.parent), env=env, command=_command()) as url:
 
@@ -149,24 +162,45 @@ def test_over_http_the_copy_is_a_handle_to_download(form: Path, tmp_path: Path) 
             async with _http(url, token) as session:
                 result = await session.call_tool("fill_form", {"path": str(form), "values": VALUES})
                 named = await session.call_tool("fill_form", {"path": str(form), "values": VALUES, "output": "x.hwpx"})
-                return result, named
+                small_hwp = await session.call_tool("fill_form", {"path": str(hwp), "values": {"필드1": "홍길동"}})
+                large_hwp = await session.call_tool("fill_form", {"path": str(large), "values": {"현 행": "현행"}})
+                return result, named, small_hwp, large_hwp
 
-        result, named = anyio.run(main)
+        result, named, small_hwp, large_hwp = anyio.run(main)
         assert not _is_error(result), result
         answer = getattr(result, "structured_content", None) or result.structuredContent
         handle = answer["output"]
         assert handle.startswith("doc:")
         assert _is_error(named)
+        downloads: dict[str, bytes] = {}
         with httpx.Client() as client:
             assert client.get(f"{url}/documents/{handle}").status_code == 401
             got = client.get(f"{url}/documents/{handle}", headers={"Authorization": f"Bearer {token}"})
             missing = client.get(f"{url}/documents/doc:{'0' * 64}", headers={"Authorization": f"Bearer {token}"})
+            for call in (result, small_hwp, large_hwp):
+                assert not _is_error(call), call
+                output = (getattr(call, "structured_content", None) or call.structuredContent)["output"]
+                response = client.get(f"{url}/documents/{output}", headers={"Authorization": f"Bearer {token}"})
+                assert response.status_code == 200
+                downloads[output] = response.content
         assert got.status_code == 200
         assert handle == "doc:" + hashlib.sha256(got.content).hexdigest()
         assert "AI 연구" in cell_texts(got.content)
         assert missing.status_code == 404
+    for call, media_type in ((result, "application/hwp+zip"), (small_hwp, "application/x-hwp")):
+        output = (getattr(call, "structured_content", None) or call.structuredContent)["output"]
+        [embedded] = _embedded(call)
+        assert str(embedded.resource.uri) == output
+        resource = embedded.resource
+        assert (getattr(resource, "mime_type", None) or resource.mimeType) == media_type
+        assert base64.b64decode(resource.blob) == downloads[output]
+    assert "홍길동" in cell_texts(
+        downloads[(getattr(small_hwp, "structured_content", None) or small_hwp.structuredContent)["output"]]
+    )
+    assert _embedded(large_hwp) == [], "past the server's cap: the handle alone"
     assert form.read_bytes() == blank
-    assert sorted(p.name for p in form.parent.iterdir() if p.is_file()) == ["form.hwpx"], "no file on the server"
+    names = sorted(p.name for p in form.parent.iterdir() if p.is_file())
+    assert names == ["clickhere.hwp", "form.hwpx", "large.hwp"], "no file on the server"
 
 
 def test_from_the_shell(form: Path) -> None:

@@ -4,8 +4,9 @@
 that name, or the empty cell beside a label cell), has ``rhwp_core`` write a copy of the document
 with the values in, reads that copy back to check it, and hands it to the host, which keeps it
 where the server's rules say (a new file beside the input or in ``--output-dir``; a ``doc:`` handle
-over HTTP). The input is never modified. Unless ``partial``, nothing is written while a key is
-unmatched or ambiguous: the answer lists them (an ambiguous label with each candidate's address).
+over HTTP, with the copy itself embedded in the answer when it is small). The input is never
+modified. Unless ``partial``, nothing is written while a key is unmatched or ambiguous: the answer
+lists them (an ambiguous label with each candidate's address).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from rhwp_mcp_host import FilePath, Register, ToolFailure, current_password, hoo
 
 class FillFormResult(TypedDict):
     output: str | None
-    """Where the filled copy is: a file path, or a doc: handle (GET /documents/<handle>); null when
+    """Where the filled copy is: a file path, or a doc: handle (GET /documents/<handle>; a copy up to
+    256 KiB also comes in the answer's content as an embedded resource of that uri); null when
     nothing was written (dry_run, or keys unmatched or ambiguous without partial)."""
     filled: list[FilledPlace]
     unmatched: list[str]
@@ -52,7 +54,8 @@ def fill_form(
         Field(
             description="The file to write (an existing one is replaced; never the input). Default: "
             "NAME.filled.EXT beside the input (or in the server's output folder). Over HTTP leave it "
-            "out: the result comes back as a doc: handle."
+            "out: the result comes back as a doc: handle (and, up to 256 KiB, embedded in the answer as a "
+            "resource)."
         ),
     ] = None,
     dry_run: Annotated[bool, Field(description="Say what would be filled, write nothing.")] = False,
@@ -90,7 +93,7 @@ def fill_form(
             "call get_fields to see its click-here fields and named cells, or use a label written in a cell",
         )
     elif not dry_run:
-        written = save_output(result.data, input_path=path, output=output)
+        written = save_output(result.data, input_path=path, output=output, media_type=_media_type(result.data))
     return {
         "output": written,
         "filled": plan["filled"],
@@ -99,6 +102,18 @@ def fill_form(
         "verified": result.verified,
         "warnings": warnings,
     }
+
+
+HWPX_MEDIA_TYPE = "application/hwp+zip"
+"""What an HWPX package says it is (its own ``mimetype`` entry)."""
+HWP_MEDIA_TYPE = "application/x-hwp"
+"""HWP 5.0's customary type (it has no registered one)."""
+
+
+def _media_type(data: bytes) -> str:
+    """The filled copy's MIME type, for a client that gets it embedded: a zip is HWPX (the only zip
+    the writers make), anything else the HWP 5.0 compound file."""
+    return HWPX_MEDIA_TYPE if data.startswith(b"PK\x03\x04") else HWP_MEDIA_TYPE
 
 
 @hookimpl

@@ -16,6 +16,12 @@ with where the result is:
   ``data:`` URI, a ``doc:`` handle, a URL) has no folder of its own, so its result goes to
   ``--output-dir`` or the store.
 
+A result that went into the store also comes back in the call's answer when it is small: the host
+adds it to the content as an MCP embedded resource (``uri`` the ``doc:`` handle, ``mimeType`` what
+the pack says, ``blob`` the bytes in base64) when it holds at most :data:`EMBED_MAX_BYTES` and
+the answer's binary content stays within the server's ``--max-image-chars``. The structured answer
+(and so the tool's output schema) is unchanged; a larger result is the handle alone.
+
 The input is never written over. What the host knows of HWP: nothing (names are the caller's).
 """
 
@@ -45,12 +51,29 @@ class Outputs:
     remote: bool = False
 
 
+EMBED_MAX_BYTES = 256 * 1024
+"""The largest result put into the store that also comes back embedded in the answer (about
+350,000 base64 characters): a filled form is typically tens of kilobytes; a larger file is better
+downloaded once than carried in a client's context."""
+
+
+@dataclass(frozen=True)
+class StoredOutput:
+    """A result the call put into the document store."""
+
+    handle: str
+    data: bytes
+    media_type: str
+
+
 @dataclass(frozen=True)
 class _CallOutputs:
     outputs: Outputs
     sources: Mapping[str, str]
     """The call's path arguments that named sources other than local files (data:, doc:, URLs),
     each mapped to the local file the host made of it (filled in before the tool runs)."""
+    stored: list[StoredOutput] = field(default_factory=list)
+    """What :func:`save_output` put into the store during the call (the host embeds the small ones)."""
 
 
 _active: ContextVar[_CallOutputs | None] = ContextVar("rhwp_mcp_outputs", default=None)
@@ -110,10 +133,18 @@ def _write_named(path: str, data: bytes) -> str:
     return path
 
 
-def save_output(data: bytes, *, input_path: str, output: str | None = None, suffix: str = ".filled") -> str:
+def save_output(
+    data: bytes,
+    *,
+    input_path: str,
+    output: str | None = None,
+    suffix: str = ".filled",
+    media_type: str = "application/octet-stream",
+) -> str:
     """Keep a writing tool's result where the server's rules say (see the module notes) and say
-    where: a local path, or a ``doc:`` handle. Raises ``ToolFailure`` (``permission_denied``) when
-    the rules forbid it, with what to do instead."""
+    where: a local path, or a ``doc:`` handle. ``media_type`` is the result's MIME type, given to a
+    client that receives it embedded. Raises ``ToolFailure`` (``permission_denied``) when the rules
+    forbid it, with what to do instead."""
     call = _active.get()
     outputs = call.outputs if call is not None else Outputs()
     elsewhere = set(call.sources.values()) if call is not None else set()
@@ -132,7 +163,10 @@ def save_output(data: bytes, *, input_path: str, output: str | None = None, suff
             )
         if outputs.store is None:
             raise _refused("this server has no document store to keep the result in", "name a file with output")
-        return outputs.store(data)
+        handle = outputs.store(data)
+        if call is not None:
+            call.stored.append(StoredOutput(handle, data, media_type))
+        return handle
     places = _allowed_places(outputs)
     if output is not None:
         try:
@@ -162,4 +196,4 @@ def save_output(data: bytes, *, input_path: str, output: str | None = None, suff
     return _write_new(folder, stem, suffix, ext, data)
 
 
-__all__ = ["Outputs", "is_within", "save_output"]
+__all__ = ["EMBED_MAX_BYTES", "Outputs", "StoredOutput", "is_within", "save_output"]

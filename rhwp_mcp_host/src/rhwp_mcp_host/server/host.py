@@ -7,6 +7,7 @@ from the tool) into the one error result every tool speaks: ``{"error": CODE, "m
 
 from __future__ import annotations
 
+import base64
 import logging
 import os
 import sys
@@ -30,6 +31,7 @@ from fastmcp.tools.base import ToolResult
 
 # Imported from where fastmcp itself imports it: mcp.types on 3.x, mcp_types on 4.x.
 from fastmcp.tools.function_tool import FunctionTool, ToolAnnotations  # type: ignore[attr-defined]
+from mcp.types import BlobResourceContents, EmbeddedResource
 
 from .._version import __version__
 from ..documents.store import HANDLE_PREFIX, DocumentStore, default_store_dir
@@ -88,7 +90,35 @@ def _text_size(result: Any) -> int:
 
 def _image_size(result: Any) -> int:
     """The base64 characters of a result's pictures (and any other binary content)."""
-    return sum(len(getattr(block, "data", "") or "") for block in getattr(result, "content", []) or [])
+    return sum(_binary_chars(block) for block in getattr(result, "content", []) or [])
+
+
+def _binary_chars(block: Any) -> int:
+    resource = getattr(block, "resource", None)
+    if resource is not None:
+        return len(getattr(resource, "blob", "") or "")
+    return len(getattr(block, "data", "") or "")
+
+
+def _embed_stored(result: Any, stored: list[output.StoredOutput], max_image_chars: int) -> None:
+    """Add each small result the call put into the store to the answer's content as an embedded
+    resource (its ``doc:`` handle as uri), while the answer's binary content stays within the cap
+    (plugin/output.py says which)."""
+    content = getattr(result, "content", None)
+    if not isinstance(content, list):
+        return
+    room = max_image_chars - _image_size(result)
+    for item in stored:
+        if len(item.data) > output.EMBED_MAX_BYTES:
+            continue
+        blob = base64.b64encode(item.data).decode("ascii")
+        if len(blob) > room:
+            continue
+        # Validated from the wire's names, which mcp 1.x and 2.x share (their Python names differ;
+        # the uri is text in 2.x and a URL type that takes text in 1.x).
+        contents = BlobResourceContents.model_validate({"uri": item.handle, "mimeType": item.media_type, "blob": blob})
+        content.append(EmbeddedResource(type="resource", resource=contents))
+        room -= len(blob)
 
 
 _Progress = tuple[float, float | None, str | None]
@@ -190,7 +220,8 @@ class HostMiddleware(Middleware):
             tool=name, pack=spec.pack, arguments=arguments, path_arguments=spec.path_arguments, read_only=spec.read_only
         )
         password_token = passwords._active.set(password)
-        output_token = output._active.set(output._CallOutputs(self.outputs, call.sources))
+        call_outputs = output._CallOutputs(self.outputs, call.sources)
+        output_token = output._active.set(call_outputs)
         token = paging._active_cap.set(self.config.max_chars)
         image_token = paging._active_image_cap.set(self.config.max_image_chars)
         cut_lines: list[int] = []
@@ -289,6 +320,8 @@ class HostMiddleware(Middleware):
                             "ask for a smaller picture (a max_side parameter, if the tool has one), or restart the "
                             "server with a larger --max-image-chars / RHWP_MCP_MAX_IMAGE_CHARS",
                         )
+                    elif call_outputs.stored:
+                        _embed_stored(result, call_outputs.stored, self.config.max_image_chars)
             outcome = CallOutcome(
                 ok=payload is None and not cancelled,
                 elapsed=time.perf_counter() - call.started,
