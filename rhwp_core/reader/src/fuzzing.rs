@@ -167,7 +167,7 @@ pub fn assert_linear(
             .collect()
     };
     // Below 10 ms the slope is noise, not where a blow-up hides; the other tests share the
-    // machine, so a run over the bound is measured once more (a real blow-up is over it again).
+    // machine, so a run over the bound is measured again (a real blow-up is over it every time).
     let over = |rows: &[(String, f64, f64)]| -> Vec<String> {
         rows.iter()
             .filter(|(_, s, l)| *l >= 0.01 && l / s.max(1e-3) >= MAX_GROWTH)
@@ -182,7 +182,12 @@ pub fn assert_linear(
             .collect()
     };
     let mut rows = growths(&timings(base), &timings(base * GROWTH));
-    if !over(&rows).is_empty() {
+    // A busy machine (other builds and tests on two cores) stretches single runs by several
+    // times; up to three more rounds, each keeping the fastest time seen, before a verdict.
+    for _ in 0..3 {
+        if over(&rows).is_empty() {
+            break;
+        }
         let again = growths(&timings(base), &timings(base * GROWTH));
         for (row, second) in rows.iter_mut().zip(again) {
             row.1 = row.1.min(second.1);
