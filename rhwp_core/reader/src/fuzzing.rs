@@ -111,7 +111,7 @@ pub fn assert_linear(
 ) {
     use std::time::Instant;
     const GROWTH: usize = 8;
-    // Linear work gives about 8×, quadratic about 64×; the bound sits halfway (in log terms)
+    // Linear work gives about 8×, quadratic about 64×; the bound sits at half of quadratic's
     // because 8× the data outgrows the caches: serialising 600 KB of JSON in a debug build
     // takes ×16–25 the time of 80 KB on this machine, with no quadratic pass in it.
     const MAX_GROWTH: f64 = 32.0;
