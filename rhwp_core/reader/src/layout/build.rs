@@ -133,21 +133,12 @@ pub fn paragraph_lines(
                 continue;
             }
             let style = shape_at(pos).style(super::script_group(ch));
-            let run = match runs.last_mut() {
-                Some(r) if r.style == style => r,
-                _ => {
-                    runs.push(Run {
-                        text: String::new(),
-                        style,
-                    });
-                    let last = runs.len() - 1;
-                    &mut runs[last]
-                }
-            };
-            // Hancom's private-use symbols and old Hangul drawn as the text shows them.
-            match crate::common::private_use::shown(ch) {
-                Some(shown) => shown.push_to(&mut run.text),
-                None => run.text.push(ch),
+            match runs.last_mut() {
+                Some(r) if r.style == style => r.text.push(ch),
+                _ => runs.push(Run {
+                    text: ch.to_string(),
+                    style,
+                }),
             }
         }
         // 한글 puts the baseline at 85 % of the text height; a segment saying far less was

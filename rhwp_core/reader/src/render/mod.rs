@@ -277,27 +277,37 @@ fn line(l: &Line, faces: &[Face], fonts: &Fonts, m: &mut Measurer<'_>, out: &mut
         .collect();
     let mut placed: Vec<Placed> = Vec::new();
     let mut x = 0.0f32;
+    let mut shown = String::new();
     for (k, run) in l.runs.iter().enumerate() {
         let s = &run.style;
         let size = hu(s.size);
         let ratio = f32::from(s.ratio) / 100.0;
         // 자간: a share of each character's own width (negative: tighter).
         let spacing = 1.0 + f32::from(s.spacing) / 100.0;
-        for c in run.text.chars() {
-            let advance = if c == '\t' {
-                // Default tab stops every 40 pt from the line's start.
-                let next = ((x / 40.0).floor() + 1.0) * 40.0;
-                next - x
-            } else {
-                m.advance(&families[k], s.bold, c) * size * ratio * spacing
-            };
-            placed.push(Placed {
-                run: k,
-                c,
-                x,
-                advance,
-            });
-            x += advance;
+        for stored in run.text.chars() {
+            // The layout keeps the stored characters; Hancom's private-use symbols and old
+            // Hangul are drawn as the text shows them.
+            shown.clear();
+            match crate::common::private_use::shown(stored) {
+                Some(s) => s.push_to(&mut shown),
+                None => shown.push(stored),
+            }
+            for c in shown.chars() {
+                let advance = if c == '\t' {
+                    // Default tab stops every 40 pt from the line's start.
+                    let next = ((x / 40.0).floor() + 1.0) * 40.0;
+                    next - x
+                } else {
+                    m.advance(&families[k], s.bold, c) * size * ratio * spacing
+                };
+                placed.push(Placed {
+                    run: k,
+                    c,
+                    x,
+                    advance,
+                });
+                x += advance;
+            }
         }
     }
     // Trailing spaces take no room (the line breaks there).
