@@ -5,8 +5,8 @@
   click-here value is what hwplib's field finder gives for that name, every filled HWP cell is
   what hwplib reads in it (paragraph count and last-paragraph bits consistent). Set-up:
   ``mvn dependency:get -Dartifact=kr.dogfoot:hwpxlib:1.0.8 -Dtransitive=false`` and
-  ``... kr.dogfoot:hwplib:1.1.10 ...`` (they land in ``~/.m2``; or name the jars in
-  ``RHWP_HWPLIB_CLASSPATH``), and Java 17.
+  ``... kr.dogfoot:hwplib:1.1.10 ...`` (they land in ``~/.m2``; ``./dev test`` fetches both into
+  ``.cache/readback/``; or name the jars in ``RHWP_HWPLIB_CLASSPATH``), and Java 17.
 - kordoc (npm ``kordoc``, MIT; JavaScript) reads the filled HWPX and HWP 5.0 copies through
   ``tests/readback/kordoc_text.mjs``: every value is in kordoc's text, and kordoc's text of the
   blank and of the filled copy differ only where a field was filled. ``./dev test`` installs the
@@ -16,8 +16,8 @@
   dev dependency group; found beside the running Python, on PATH or in ``RHWP_HWPX_VALIDATE``)
   reports nothing on a filled copy that it did not report on the blank.
 
-Without the tools the tests are skipped, saying which is missing; in CI (``CI`` set) a missing kordoc
-or validator is a failure.
+Without the tools the tests are skipped, saying which is missing; in CI (``CI`` set) a missing kordoc,
+validator or (where Java is) hwpxlib/hwplib jar is a failure.
 """
 
 from __future__ import annotations
@@ -57,16 +57,23 @@ def _classpath() -> str | None:
     given = os.environ.get("RHWP_HWPLIB_CLASSPATH")
     if given:
         return given
+    # Where ./dev test fetches them, else Maven's local repository.
+    fetched = ROOT / ".cache" / "readback"
     m2 = Path.home() / ".m2" / "repository" / "kr" / "dogfoot"
-    jars = [*sorted(m2.glob("hwpxlib/*/hwpxlib-*.jar")), *sorted(m2.glob("hwplib/*/hwplib-*.jar"))]
+    jars = [*sorted(fetched.glob("hwpxlib-*.jar")), *sorted(fetched.glob("hwplib-*.jar"))] or [
+        *sorted(m2.glob("hwpxlib/*/hwpxlib-*.jar")),
+        *sorted(m2.glob("hwplib/*/hwplib-*.jar")),
+    ]
     has_both = any("hwpxlib" in j.name for j in jars) and any(j.name.startswith("hwplib") for j in jars)
     return os.pathsep.join(str(j) for j in jars) if has_both else None
 
 
 def _java(*args: str) -> str:
     classpath = _classpath()
-    if shutil.which("java") is None or classpath is None:
-        pytest.skip("java and the hwpxlib/hwplib jars are needed (see the module notes)")
+    if shutil.which("java") is None:
+        pytest.skip("java (17 or later) is needed for the hwpxlib/hwplib read-back (see the module notes)")
+    if classpath is None:
+        _missing("the hwpxlib/hwplib jars are needed: ./dev test fetches them (see the module notes)")
     done = subprocess.run(
         ["java", "-Dstdout.encoding=UTF-8", "-cp", classpath, str(CHECK), *args],
         capture_output=True,
