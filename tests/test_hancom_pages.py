@@ -86,3 +86,13 @@ def test_pages_bench_runs_and_prints_the_totals() -> None:
     (doc,) = result["documents"]
     assert doc["hancom_pages"] == [16] and doc["ours"] == 16 and doc["empty_pages"] == []
     assert result["summary"]["count_equal"] == 1
+
+
+def test_endnotes_printed_at_the_end_add_their_pages() -> None:
+    """A two-column exam whose answers are endnotes (미주): 한글 prints them after the last body
+    line, line by line through the columns, over ten more pages (body 10 pages, printed 20)."""
+    hancom = _hancom()
+    document = rhwp_core.parse(hancom / "docs" / "3-09월_교육_통합_2023.hwp")
+    assert document.page_count == 20
+    # The body alone ends on page 10: its last paragraph is there.
+    assert document.extract_text(pages="10").strip()

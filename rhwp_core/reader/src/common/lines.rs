@@ -309,6 +309,87 @@ impl TableRows {
     }
 }
 
+/// The lines of one endnote (미주), laid out in a list of its own: vertical positions are
+/// relative to the note. Each line's height and advance (the next line's position less its own,
+/// or its height where the positions fall back: where 한글 carried the note on to a next column
+/// when it last laid it out, which depends on where the note then started).
+#[derive(Debug, Default)]
+pub struct NoteLines {
+    lines: Vec<(i32, i32)>,
+    prev: Option<(i32, i32)>,
+}
+
+impl NoteLines {
+    pub fn line(&mut self, vpos: i32, height: i32) {
+        if let Some((pv, ph)) = self.prev {
+            let advance = if vpos > pv {
+                vpos.saturating_sub(pv)
+            } else {
+                ph
+            };
+            self.lines.push((ph, advance));
+        }
+        self.prev = Some((vpos, height.max(0)));
+    }
+}
+
+/// How endnotes flow where they are printed: the body height of a column, the columns of a
+/// page, the room above the first note (the separator line's margins) and between notes.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoteFlow {
+    pub height: i64,
+    pub columns: u32,
+    pub separator: i64,
+    pub spacing: i64,
+}
+
+/// Endnotes waiting to be printed: 한글 prints them after the last line of the document (or of
+/// the section, as the endnote shape says), in the columns in effect there, one after another
+/// with the shape's spacing between them, line by line: a line that does not fit below the one
+/// before starts the next column.
+#[derive(Debug, Default)]
+pub struct Endnotes {
+    /// Every waiting note's lines: height, advance, and whether it is a note's first line.
+    lines: Vec<(i32, i32, bool)>,
+}
+
+impl Endnotes {
+    pub fn push(&mut self, mut note: NoteLines) {
+        if let Some((_, height)) = note.prev.take() {
+            note.lines.push((height, height));
+        }
+        let first = self.lines.len();
+        self.lines
+            .extend(note.lines.into_iter().map(|(h, a)| (h, a, false)));
+        if let Some(line) = self.lines.get_mut(first) {
+            line.2 = true;
+        }
+    }
+
+    /// Lay out the waiting notes from `bottom` (where the body's last line ends, relative to the
+    /// top of column `column` of its page): the pages they add. Unknown body height adds none.
+    pub fn flow(&mut self, bottom: i64, column: u32, flow: NoteFlow) -> u32 {
+        let lines = std::mem::take(&mut self.lines);
+        if lines.is_empty() || flow.height <= 0 {
+            return 0;
+        }
+        let mut y = bottom.max(0) + flow.separator.max(0);
+        let mut columns = u64::from(column);
+        for (k, &(height, advance, first)) in lines.iter().enumerate() {
+            // The spacing lies between notes: none above the first.
+            if first && k > 0 {
+                y += flow.spacing.max(0);
+            }
+            if y > 0 && y + i64::from(height) > flow.height {
+                columns += 1;
+                y = 0;
+            }
+            y += i64::from(advance.max(0));
+        }
+        u32::try_from(columns / u64::from(flow.columns.max(1))).unwrap_or(u32::MAX)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,6 +400,106 @@ mod tests {
             t.cell(i as u32, 1, h, header, 1);
         }
         t
+    }
+
+    /// A note of `n` lines, each `h` high and `h + gap` apart.
+    fn note(n: i32, h: i32, gap: i32) -> NoteLines {
+        let mut note = NoteLines::default();
+        for k in 0..n {
+            note.line(k * (h + gap), h);
+        }
+        note
+    }
+
+    const NOTE_FLOW: NoteFlow = NoteFlow {
+        height: 10_000,
+        columns: 2,
+        separator: 500,
+        spacing: 1_000,
+    };
+
+    #[test]
+    fn endnotes_that_fit_below_the_body_add_no_page() {
+        let mut notes = Endnotes::default();
+        notes.push(note(3, 1_000, 200));
+        notes.push(note(2, 1_000, 200));
+        // 500 + 3,400 + 1,000 + 2,200 = 7,100 below a body ending at 2,000: 9,100 fits.
+        assert_eq!(notes.flow(2_000, 0, NOTE_FLOW), 0);
+        // Flowed once: nothing waits any more.
+        assert_eq!(notes.flow(9_000, 1, NOTE_FLOW), 0);
+    }
+
+    #[test]
+    fn endnotes_flow_line_by_line_through_the_columns_of_next_pages() {
+        let mut notes = Endnotes::default();
+        // 30 lines of 1,000 (advance 1,000): three columns of ten from a fresh column.
+        notes.push(note(30, 1_000, 0));
+        // From the second column's bottom (9,500 + 500 leaves no room): the lines fill the
+        // third, fourth and fifth columns, the fifth being the first of page 3.
+        assert_eq!(notes.flow(9_500, 1, NOTE_FLOW), 2);
+        // One column a page: each column is a page.
+        let mut notes = Endnotes::default();
+        notes.push(note(30, 1_000, 0));
+        let one = NoteFlow {
+            columns: 1,
+            ..NOTE_FLOW
+        };
+        assert_eq!(notes.flow(0, 0, one), 3);
+    }
+
+    #[test]
+    fn a_stored_fall_inside_a_note_is_not_a_column_break_of_its_own() {
+        // 한글 carried this note to a next column when it last laid it out (positions fall back
+        // to 0); printed at the top of a fresh column both parts fit in one.
+        let mut note = NoteLines::default();
+        for v in [0, 1_000, 2_000, 0, 1_000] {
+            note.line(v, 1_000);
+        }
+        let mut notes = Endnotes::default();
+        notes.push(note);
+        assert_eq!(
+            notes.flow(
+                0,
+                0,
+                NoteFlow {
+                    columns: 1,
+                    ..NOTE_FLOW
+                }
+            ),
+            0
+        );
+    }
+
+    #[test]
+    fn the_spacing_lies_between_notes_and_unknown_height_adds_nothing() {
+        let mut notes = Endnotes::default();
+        for _ in 0..4 {
+            notes.push(note(2, 1_000, 0));
+        }
+        // 4 x 2,000 + 3 x 1,000 = 11,000 from a column's top: over one column of 10,000.
+        let one = NoteFlow {
+            columns: 1,
+            separator: 0,
+            ..NOTE_FLOW
+        };
+        assert_eq!(notes.flow(0, 0, one), 1);
+        let mut notes = Endnotes::default();
+        notes.push(note(200, 1_000, 0));
+        assert_eq!(
+            notes.flow(
+                0,
+                0,
+                NoteFlow {
+                    height: 0,
+                    ..NOTE_FLOW
+                }
+            ),
+            0
+        );
+        // A note with no line at all is no note.
+        let mut notes = Endnotes::default();
+        notes.push(NoteLines::default());
+        assert_eq!(notes.flow(9_999, 1, NOTE_FLOW), 0);
     }
 
     #[test]

@@ -32,7 +32,8 @@ use super::doc_info::{DocInfo, HeadKind};
 use super::fields;
 use super::record::{ctrl_id, subtree_end, tag, Reader, Record};
 use crate::common::lines::{
-    CellLines, RowPages, TableAnchor, TablePages, TablePlacement, TableRows,
+    CellLines, Endnotes, NoteFlow, NoteLines, RowPages, TableAnchor, TablePages, TablePlacement,
+    TableRows,
 };
 use crate::limits::{Limits, MAX_OPEN_FIELDS};
 use crate::model::{
@@ -57,6 +58,14 @@ pub struct PageTracker {
     /// Whether any section-level line segment was seen (else pages are unknown).
     pub has_layout: bool,
     new_section: bool,
+    /// Where the last line counted ends, relative to its column's top.
+    bottom: i64,
+    /// Endnotes read so far and not yet printed, how they flow (the section's body height,
+    /// the endnote shape's spacing) and whether they print at each section's end rather than
+    /// the document's.
+    endnotes: Endnotes,
+    note_flow: NoteFlow,
+    endnotes_per_section: bool,
 }
 
 /// Line-segment flag bits (spec "문단의 레이아웃", tag): first line of a page / of a column.
@@ -65,8 +74,32 @@ const LINE_FIRST_IN_COLUMN: u32 = 1 << 1;
 
 impl PageTracker {
     pub fn start_section(&mut self) {
+        if self.endnotes_per_section {
+            self.print_endnotes();
+        }
         self.new_section = true;
         self.columns = 1;
+    }
+
+    /// The end of the document: endnotes still waiting print here.
+    pub fn finish(&mut self) {
+        self.print_endnotes();
+    }
+
+    /// The waiting endnotes flow on after the last line counted, in the columns in effect.
+    fn print_endnotes(&mut self) {
+        if self.page == 0 {
+            return;
+        }
+        let flow = NoteFlow {
+            columns: self.columns,
+            ..self.note_flow
+        };
+        let added = self.endnotes.flow(self.bottom, self.column, flow);
+        if added > 0 {
+            self.page = self.page.saturating_add(added);
+            self.column = 0;
+        }
     }
 
     /// One section-level line. `new_columns` is set on the first line of a paragraph that
@@ -74,7 +107,13 @@ impl PageTracker {
     /// vertical positions start again from 0 without meaning a new page.
     /// `page_break`: the paragraph's first line after an explicit page break (counted once, even
     /// when its vertical position also falls back).
-    fn line(&mut self, vpos: i32, flags: u32, new_columns: Option<u32>, page_break: bool) -> u32 {
+    fn line(
+        &mut self,
+        (vpos, height): (i32, i32),
+        flags: u32,
+        new_columns: Option<u32>,
+        page_break: bool,
+    ) -> u32 {
         if self.page == 0 {
             self.page = 1;
             self.column = 0;
@@ -96,6 +135,7 @@ impl PageTracker {
         self.new_section = false;
         self.has_layout = true;
         self.prev_vpos = vpos;
+        self.bottom = i64::from(vpos) + i64::from(height.max(0));
         self.page
     }
 
@@ -107,6 +147,7 @@ impl PageTracker {
             self.page += extra;
             self.column = 0;
             self.prev_vpos = last.unwrap_or(0);
+            self.bottom = i64::from(self.prev_vpos);
         }
     }
 
@@ -565,6 +606,7 @@ impl<'a> Ctx<'a> {
         page_break: bool,
     ) -> Vec<(u32, u32)> {
         let mut line_pages: Vec<(u32, u32)> = Vec::new();
+        self.note_layout(pages, ctrls);
         if segs.len() < 36 {
             if page_break {
                 pages.explicit_break();
@@ -595,10 +637,11 @@ impl<'a> Ctx<'a> {
             let mut r = Reader::new(seg);
             let start = r.u32();
             let vpos = r.i32();
-            r.skip(24);
+            let height = r.i32();
+            r.skip(20);
             let flags = r.u32();
             let page = pages.line(
-                vpos,
+                (vpos, height),
                 flags,
                 new_columns.take(),
                 std::mem::take(&mut page_break),
@@ -622,6 +665,50 @@ impl<'a> Ctx<'a> {
             }
         }
         line_pages
+    }
+
+    /// What a paragraph's controls tell the page tracker about endnotes: a section definition
+    /// (`secd`) gives the body height and the endnote shape (its second FOOTNOTE_SHAPE record:
+    /// property bits 8-9 where notes print, 1 at the section's end; the separator's margins above
+    /// and below at offsets 16 and 18, the spacing between notes at 20); an endnote (`en  `)
+    /// gives its lines (its list's paragraphs, positions relative to the note).
+    fn note_layout(&self, pages: &mut PageTracker, ctrls: &[usize]) {
+        for &c in ctrls {
+            let id = super::record::ctrl_id(self.data(c));
+            let level = self.recs[c].level;
+            let children = (c + 1..subtree_end(self.recs, c)).map(|j| (j, self.recs[j]));
+            if &id == b"secd" {
+                let mut shapes = 0;
+                for (j, r) in children.filter(|(_, r)| r.level == level + 1) {
+                    if r.tag == tag::PAGE_DEF {
+                        pages.note_flow.height = body_area(self.data(j)).1;
+                    } else if r.tag == tag::FOOTNOTE_SHAPE {
+                        shapes += 1;
+                        if shapes == 2 {
+                            let mut h = Reader::new(self.data(j));
+                            pages.endnotes_per_section = (h.u32() >> 8) & 3 == 1;
+                            h.skip(12);
+                            let above = i64::from(h.u16());
+                            let below = i64::from(h.u16());
+                            pages.note_flow.separator = above + below;
+                            pages.note_flow.spacing = i64::from(h.u16());
+                        }
+                    }
+                }
+            } else if &id == b"en  " {
+                let mut note = NoteLines::default();
+                for (j, r) in children {
+                    if r.tag == tag::PARA_LINE_SEG && r.level == level + 2 {
+                        for seg in self.data(j).chunks_exact(36) {
+                            let mut s = Reader::at(seg, 4);
+                            let vpos = s.i32();
+                            note.line(vpos, s.i32());
+                        }
+                    }
+                }
+                pages.endnotes.push(note);
+            }
+        }
     }
 
     /// The pages a table control (`tbl ` at `c`, subtree up to `end`) runs on to beyond the

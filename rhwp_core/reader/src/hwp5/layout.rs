@@ -907,6 +907,7 @@ pub fn layout(bytes: &[u8], options: &Options, want: Option<u32>) -> Result<Layo
         }
         geometry = pass.geometry;
     }
+    tracker.finish();
     if tracker.has_layout {
         pages.open(tracker.page.max(1))?;
     }

@@ -124,6 +124,7 @@ pub fn read(bytes: &[u8], options: &Options) -> Result<Document> {
     doc_info::attach_sizes(&mut bin_data, &container.stream_names("BinData"));
     doc.bin_data = bin_data;
     doc.styles = Deferred::known(info.styles.clone());
+    pages.finish();
     doc.pages = if pages.has_layout {
         Some(pages.page)
     } else {

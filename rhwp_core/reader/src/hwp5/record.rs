@@ -32,6 +32,7 @@ pub mod tag {
     pub const CTRL_HEADER: u16 = BEGIN + 55;
     pub const LIST_HEADER: u16 = BEGIN + 56;
     pub const PAGE_DEF: u16 = BEGIN + 57;
+    pub const FOOTNOTE_SHAPE: u16 = BEGIN + 58;
     pub const SHAPE_COMPONENT: u16 = BEGIN + 60;
     pub const TABLE: u16 = BEGIN + 61;
     pub const SHAPE_COMPONENT_LINE: u16 = BEGIN + 62;
