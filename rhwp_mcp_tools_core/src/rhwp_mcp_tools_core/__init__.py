@@ -107,10 +107,21 @@ def parse_hwp_summary(path: FilePath) -> Summary:
     summary["path"] = caller_source(path)
     phase(2, 3, "placing the outline")
     headings = doc.outline()
-    # The deepest levels go first when the outline would not fit: chapters before sub-sections.
     budget = current_max_chars() - json_size(summary) - 200
+    entries = [h.to_dict() for h in headings]
+    kept = list(range(len(headings)))
+    if len(headings) > MAX_OUTLINE or json_size(entries) > budget:
+        kept = _outline_that_fits(headings, [json_size(entry) for entry in entries], budget)
+    summary["outline"] = [headings[i] for i in kept]
+    summary["outline_truncated"] = len(kept) < len(headings)
+    return summary  # type: ignore[return-value]
+
+
+def _outline_that_fits(headings: list[Heading], sizes: list[int], budget: int) -> list[int]:
+    """Which headings to keep so their JSON list stays within ``budget`` characters and
+    MAX_OUTLINE entries: the deepest levels go first (chapters before sub-sections), then the
+    longest prefix that fits."""
     levels = sorted({h.level for h in headings})
-    sizes = [json_size(h.to_dict()) for h in headings]
 
     def too_big(kept: list[int]) -> bool:
         # The size of the JSON list of those headings: brackets, entries, commas between them.
@@ -121,15 +132,17 @@ def parse_hwp_summary(path: FilePath) -> Summary:
         levels.pop()
         kept = [i for i in kept if headings[i].level in levels]
     if too_big(kept):
+        # The longest prefix that fits, its size kept as it grows (one pass, not one sum per entry).
         fitting: list[int] = []
+        used = 2
         for i in kept:
-            if too_big([*fitting, i]):
+            grown = used + sizes[i] + (1 if fitting else 0)
+            if len(fitting) + 1 > MAX_OUTLINE or grown > budget:
                 break
             fitting.append(i)
+            used = grown
         kept = fitting
-    summary["outline"] = [headings[i] for i in kept]
-    summary["outline_truncated"] = len(kept) < len(headings)
-    return summary  # type: ignore[return-value]
+    return kept
 
 
 def extract_text(
