@@ -16,7 +16,10 @@ Three measures, each a ratio taken in one run (benches/README.md, "The budgets")
   medians and ratio (goal <= 1.1); ``kordoc-mcp`` (npm) beside them when ``--kordoc`` names its
   command (e.g. ``/tmp/kordoc/node_modules/.bin/kordoc-mcp``).
 
-    python benches/call_cost.py [--calls 200] [--repeats 9] [--only call,repeat,startup] [--kordoc CMD]
+- inprocess: the call comparison in this process (``server.call_tool``, no transport), the host's
+  own work without the pipes' noise.
+
+    python benches/call_cost.py [--calls 200] [--repeats 9] [--only call,inprocess,repeat,startup] [--kordoc CMD]
 """
 
 from __future__ import annotations
@@ -53,12 +56,19 @@ from typing import Any
 from fastmcp import FastMCP
 
 ANSWERS: dict[str, Any] = json.load(open({answers!r}, encoding="utf-8"))
+SCHEMA: dict[str, Any] = json.load(open({schema!r}, encoding="utf-8"))
 mcp = FastMCP("bare")
 
 
-@mcp.tool
+@mcp.tool(output_schema=SCHEMA)
 def parse_hwp_summary(path: str) -> dict[str, Any]:
-    """The prepared answer for this path."""
+    """The prepared answer for this path, declared with rhwp-mcp's output schema."""
+    return ANSWERS[path]
+
+
+@mcp.tool
+def parse_hwp_summary_plain(path: str) -> dict[str, Any]:
+    """The prepared answer for this path, declared as any object."""
     return ANSWERS[path]
 
 
@@ -88,10 +98,10 @@ async def session_of(cmd: list[str], env: dict[str, str]) -> AsyncIterator[Any]:
                 yield session
 
 
-async def timed_call(session: Any, path: str) -> tuple[float, Any]:
+async def timed_call(session: Any, path: str, tool: str = TOOL) -> tuple[float, Any]:
     t0 = time.perf_counter()
     with anyio.fail_after(600):
-        result = await session.call_tool(TOOL, {"path": path})
+        result = await session.call_tool(tool, {"path": path})
     elapsed = time.perf_counter() - t0
     if test_soak.outcome_of(result) != test_soak.OK:
         raise RuntimeError(f"{TOOL}({path}) failed: {test_soak.reply_text(result)[:300]}")
@@ -108,14 +118,18 @@ async def bench_call(calls: int) -> dict[str, Any]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         answers_file = Path(tmp) / "answers.json"
+        schema_file = Path(tmp) / "schema.json"
         bare_script = Path(tmp) / "bare_server.py"
         async with session_of(test_soak.command(), ours_env) as ours:
+            listed = {tool.name: tool for tool in (await ours.list_tools()).tools}
+            schema = test_soak.field_of(listed[TOOL], "output_schema", "outputSchema")
+            schema_file.write_text(json.dumps(schema), encoding="utf-8")
             answers: dict[str, Any] = {}
             for doc in docs:
                 _, result = await timed_call(ours, str(doc))  # parses: the document is cached from here
                 answers[str(doc)] = answer_of(result)[1]
             answers_file.write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
-            bare_script.write_text(BARE.format(answers=str(answers_file)), encoding="utf-8")
+            bare_script.write_text(BARE.format(answers=str(answers_file), schema=str(schema_file)), encoding="utf-8")
             async with session_of([sys.executable, str(bare_script)], ours_env) as bare:
                 for doc in docs:
                     path = str(doc)
@@ -126,16 +140,19 @@ async def bench_call(calls: int) -> dict[str, Any]:
                     for _ in range(10):  # warm both paths
                         await timed_call(ours, path)
                         await timed_call(bare, path)
-                    ours_times, bare_times = [], []
+                    ours_times, bare_times, plain_times = [], [], []
                     for _ in range(calls):
                         ours_times.append((await timed_call(ours, path))[0])
                         bare_times.append((await timed_call(bare, path))[0])
+                        plain_times.append((await timed_call(bare, path, TOOL + "_plain"))[0])
                     ours_ms = statistics.median(ours_times) * 1000
                     bare_ms = statistics.median(bare_times) * 1000
+                    plain_ms = statistics.median(plain_times) * 1000
                     rows.append(
                         {
                             "document": doc.name,
                             "answer_chars": len(ours_text),
+                            "bare_plain_ms": round(plain_ms, 2),
                             "bare_ms": round(bare_ms, 2),
                             "ours_ms": round(ours_ms, 2),
                             "ratio": round(ours_ms / bare_ms, 3),
@@ -143,6 +160,49 @@ async def bench_call(calls: int) -> dict[str, Any]:
                     )
                     log(f"call: {rows[-1]}")
     return {"calls": calls, "goal": 1.2, "rows": rows}
+
+
+async def bench_inprocess(calls: int) -> dict[str, Any]:
+    """The same comparison without the transport: ``server.call_tool`` in this process (FastMCP's
+    middleware, the tool, result conversion), where a busy machine's noise is smaller than the
+    host's own work."""
+    from fastmcp import FastMCP
+    from rhwp_mcp_host.server.host import create_host
+
+    ours = create_host(env={}).server
+    tool = await ours.get_tool(TOOL)
+    answers = {
+        str(doc): (await ours.call_tool(TOOL, {"path": str(doc)})).structured_content for doc in (SMALL, LONG_OUTLINE)
+    }
+    bare = FastMCP("bare")
+
+    @bare.tool(name=TOOL, output_schema=tool.output_schema)
+    def prepared(path: str) -> dict[str, Any]:
+        return answers[path]  # type: ignore[no-any-return]
+
+    async def median_us(server: Any, path: str) -> float:
+        times = []
+        for _ in range(calls):
+            t0 = time.perf_counter()
+            await server.call_tool(TOOL, {"path": path})
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times) * 1e6
+
+    rows = []
+    for path in answers:
+        rounds = [(await median_us(bare, path), await median_us(ours, path)) for _ in range(5)]
+        bare_us = statistics.median(b for b, _ in rounds)
+        ours_us = statistics.median(o for _, o in rounds)
+        rows.append(
+            {
+                "document": Path(path).name,
+                "bare_us": round(bare_us),
+                "ours_us": round(ours_us),
+                "ratio": round(ours_us / bare_us, 3),
+            }
+        )
+        log(f"inprocess: {rows[-1]}")
+    return {"calls": calls, "rows": rows}
 
 
 async def bench_repeat(repeats: int) -> dict[str, Any]:
@@ -216,15 +276,27 @@ def tables(result: dict[str, Any]) -> str:
         r = result["call"]
         out += [
             f"A call's own cost over stdio, `{TOOL}`, median of {r['calls']} alternating calls (goal ÷ bare <= "
-            f"{r['goal']}):",
+            f"{r['goal']}); bare = the prepared answer under the same output schema (the client checks the "
+            "answer against it), bare, any object = under a schema that checks nothing:",
             "",
-            "| document | answer chars | bare FastMCP ms | rhwp-mcp ms | ÷ bare |",
-            "|---|---:|---:|---:|---:|",
+            "| document | answer chars | bare, any object ms | bare ms | rhwp-mcp ms | ÷ bare |",
+            "|---|---:|---:|---:|---:|---:|",
         ]
         out += [
-            f"| {x['document']} | {x['answer_chars']} | {x['bare_ms']:.2f} | {x['ours_ms']:.2f} | {x['ratio']:.2f} |"
+            f"| {x['document']} | {x['answer_chars']} | {x['bare_plain_ms']:.2f} | {x['bare_ms']:.2f} | "
+            f"{x['ours_ms']:.2f} | {x['ratio']:.2f} |"
             for x in r["rows"]
         ]
+        out.append("")
+    if "inprocess" in result:
+        r = result["inprocess"]
+        out += [
+            f"The same call in process (`server.call_tool`, no transport), median of 5 rounds of {r['calls']}:",
+            "",
+            "| document | bare FastMCP µs | rhwp-mcp µs | ÷ bare |",
+            "|---|---:|---:|---:|",
+        ]
+        out += [f"| {x['document']} | {x['bare_us']} | {x['ours_us']} | {x['ratio']:.2f} |" for x in r["rows"]]
         out.append("")
     if "repeat" in result:
         r = result["repeat"]
@@ -259,7 +331,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=9)
-    parser.add_argument("--only", default="call,repeat,startup")
+    parser.add_argument("--only", default="call,inprocess,repeat,startup")
     parser.add_argument("--kordoc", default=None, help="the kordoc-mcp command, e.g. npx kordoc-mcp")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = parser.parse_args()
@@ -268,6 +340,8 @@ def main() -> int:
     result: dict[str, Any] = {}
     if "call" in only:
         result["call"] = anyio.run(bench_call, args.calls)
+    if "inprocess" in only:
+        result["inprocess"] = anyio.run(bench_inprocess, args.calls)
     if "repeat" in only:
         result["repeat"] = anyio.run(bench_repeat, args.repeats)
     if "startup" in only:
