@@ -31,7 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -171,14 +171,16 @@ async def bench_inprocess(calls: int) -> dict[str, Any]:
 
     ours = create_host(env={}).server
     tool = await ours.get_tool(TOOL)
-    answers = {
-        str(doc): (await ours.call_tool(TOOL, {"path": str(doc)})).structured_content for doc in (SMALL, LONG_OUTLINE)
-    }
+    if tool is None:
+        raise RuntimeError(f"rhwp-mcp serves no {TOOL}")
+    answers: dict[str, dict[str, Any]] = {}
+    for doc in (SMALL, LONG_OUTLINE):
+        answers[str(doc)] = (await ours.call_tool(TOOL, {"path": str(doc)})).structured_content or {}
     bare = FastMCP("bare")
 
     @bare.tool(name=TOOL, output_schema=tool.output_schema)
     def prepared(path: str) -> dict[str, Any]:
-        return answers[path]  # type: ignore[no-any-return]
+        return answers[path]
 
     async def median_us(server: Any, path: str) -> float:
         times = []
@@ -270,60 +272,49 @@ def bench_startup(repeats: int, kordoc: str | None) -> dict[str, Any]:
     return {"repeats": repeats, "goal": 1.1, "rows": rows}
 
 
+def markdown_table(title: str, head: list[str], rows: list[list[Any]]) -> list[str]:
+    """A title line and a Markdown table, the first column left-aligned, the others right."""
+    lines = [title, "", "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def cells(row: dict[str, Any], *keys: str) -> list[str]:
+    return [f"{row[key]:.2f}" for key in keys]
+
+
 def tables(result: dict[str, Any]) -> str:
+    """Each measured section as a titled Markdown table."""
+    sections: dict[str, tuple[str, list[str], Callable[[dict[str, Any]], list[Any]]]] = {
+        "call": (
+            "A call's own cost over stdio, `{tool}`, median of {calls} alternating calls (goal ÷ bare <= {goal}); "
+            "bare = the prepared answer under the same output schema (the client checks the answer against it), "
+            "bare, any object = under a schema that checks nothing:",
+            ["document", "answer chars", "bare, any object ms", "bare ms", "rhwp-mcp ms", "÷ bare"],
+            lambda x: [x["document"], x["answer_chars"], *cells(x, "bare_plain_ms", "bare_ms", "ours_ms", "ratio")],
+        ),
+        "inprocess": (
+            "The same call in process (`server.call_tool`, no transport), median of 5 rounds of {calls}:",
+            ["document", "bare FastMCP µs", "rhwp-mcp µs", "÷ bare"],
+            lambda x: [x["document"], x["bare_us"], x["ours_us"], *cells(x, "ratio")],
+        ),
+        "repeat": (
+            "Repeated `{tool}` ÷ its first call, the three largest corpus documents, median of {repeats} "
+            "(goal <= {goal}):",
+            ["document", "MB", "first ms", "repeated ms", "ratio"],
+            lambda x: [x["document"], x["mb"], x["first_ms"], x["repeat_ms"], f"{x['ratio']:.3f}"],
+        ),
+        "startup": (
+            "`initialize` + `tools/list` over stdio, median of {repeats} alternating (goal ÷ bare <= {goal}):",
+            ["server", "tools", "median ms", "min ms", "÷ bare"],
+            lambda x: [x["server"], x["tools"], x["median_ms"], x["min_ms"], *cells(x, "ratio")],
+        ),
+    }
     out: list[str] = []
-    if "call" in result:
-        r = result["call"]
-        out += [
-            f"A call's own cost over stdio, `{TOOL}`, median of {r['calls']} alternating calls (goal ÷ bare <= "
-            f"{r['goal']}); bare = the prepared answer under the same output schema (the client checks the "
-            "answer against it), bare, any object = under a schema that checks nothing:",
-            "",
-            "| document | answer chars | bare, any object ms | bare ms | rhwp-mcp ms | ÷ bare |",
-            "|---|---:|---:|---:|---:|---:|",
-        ]
-        out += [
-            f"| {x['document']} | {x['answer_chars']} | {x['bare_plain_ms']:.2f} | {x['bare_ms']:.2f} | "
-            f"{x['ours_ms']:.2f} | {x['ratio']:.2f} |"
-            for x in r["rows"]
-        ]
-        out.append("")
-    if "inprocess" in result:
-        r = result["inprocess"]
-        out += [
-            f"The same call in process (`server.call_tool`, no transport), median of 5 rounds of {r['calls']}:",
-            "",
-            "| document | bare FastMCP µs | rhwp-mcp µs | ÷ bare |",
-            "|---|---:|---:|---:|",
-        ]
-        out += [f"| {x['document']} | {x['bare_us']} | {x['ours_us']} | {x['ratio']:.2f} |" for x in r["rows"]]
-        out.append("")
-    if "repeat" in result:
-        r = result["repeat"]
-        out += [
-            f"Repeated `{TOOL}` ÷ its first call, the three largest corpus documents, median of {r['repeats']} "
-            f"(goal <= {r['goal']}):",
-            "",
-            "| document | MB | first ms | repeated ms | ratio |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        out += [
-            f"| {x['document']} | {x['mb']} | {x['first_ms']} | {x['repeat_ms']} | {x['ratio']:.3f} |"
-            for x in r["rows"]
-        ]
-        out.append("")
-    if "startup" in result:
-        r = result["startup"]
-        out += [
-            f"`initialize` + `tools/list` over stdio, median of {r['repeats']} alternating (goal ÷ bare <= "
-            f"{r['goal']}):",
-            "",
-            "| server | tools | median ms | min ms | ÷ bare |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        out += [
-            f"| {x['server']} | {x['tools']} | {x['median_ms']} | {x['min_ms']} | {x['ratio']:.2f} |" for x in r["rows"]
-        ]
+    for key, (title, head, row) in sections.items():
+        if key in result:
+            r = result[key]
+            out += markdown_table(title.format(tool=TOOL, **r), head, [row(x) for x in r["rows"]])
     return "\n".join(out)
 
 
