@@ -13,6 +13,9 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import threading
+import weakref
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -103,33 +106,77 @@ def parse_hwp_summary(path: FilePath) -> Summary:
     phase(0, 3, "reading the document")
     doc = _load(path)
     phase(1, 3, "summarising")
-    summary: dict[str, Any] = dict(doc.summary())
+    outlined = _outlined(doc)
+    summary: dict[str, Any] = json.loads(outlined.summary_json)
     summary["path"] = caller_source(path)
     phase(2, 3, "placing the outline")
-    headings = doc.outline()
-    # The deepest levels go first when the outline would not fit: chapters before sub-sections.
+    headings, sizes = outlined.headings, outlined.sizes
     budget = current_max_chars() - json_size(summary) - 200
+    kept = list(range(len(headings)))
+    if len(headings) > MAX_OUTLINE or _list_size(sizes) > budget:
+        kept = _outline_that_fits(headings, sizes, budget)
+    summary["outline"] = [headings[i] for i in kept]
+    summary["outline_truncated"] = len(kept) < len(headings)
+    return summary  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class _Outlined:
+    """What parse_hwp_summary needs of a document whatever the call: worked out on its first
+    summary and kept while the document is (rhwp_core.load keeps it while the file is unchanged)."""
+
+    summary_json: str
+    """The summary as JSON: each call reads its own copy (and adds its path)."""
+    headings: list[Heading]
+    sizes: list[int]
+    """Each heading's size as compact JSON (what fitting the outline into the cap counts)."""
+
+
+_outlined_documents: weakref.WeakKeyDictionary[Document, _Outlined] = weakref.WeakKeyDictionary()
+_outlined_lock = threading.Lock()
+
+
+def _outlined(doc: Document) -> _Outlined:
+    with _outlined_lock:
+        found = _outlined_documents.get(doc)
+    if found is None:
+        headings = doc.outline()
+        found = _Outlined(json.dumps(doc.summary()), headings, [json_size(h.to_dict()) for h in headings])
+        with _outlined_lock:
+            _outlined_documents[doc] = found
+    return found
+
+
+def _list_size(sizes: list[int]) -> int:
+    """The size of the compact JSON list of entries of these sizes: brackets, entries, commas."""
+    return 2 + sum(sizes) + max(len(sizes) - 1, 0)
+
+
+def _outline_that_fits(headings: list[Heading], sizes: list[int], budget: int) -> list[int]:
+    """Which headings to keep so their JSON list stays within ``budget`` characters and
+    MAX_OUTLINE entries: the deepest levels go first (chapters before sub-sections), then the
+    longest prefix that fits."""
     levels = sorted({h.level for h in headings})
-    sizes = [json_size(h.to_dict()) for h in headings]
 
     def too_big(kept: list[int]) -> bool:
-        # The size of the JSON list of those headings: brackets, entries, commas between them.
-        return len(kept) > MAX_OUTLINE or 2 + sum(sizes[i] for i in kept) + max(len(kept) - 1, 0) > budget
+        return len(kept) > MAX_OUTLINE or _list_size([sizes[i] for i in kept]) > budget
 
     kept = list(range(len(headings)))
     while len(levels) > 1 and too_big(kept):
         levels.pop()
         kept = [i for i in kept if headings[i].level in levels]
     if too_big(kept):
+        # The longest prefix that fits, its size kept as it grows (one pass, not one sum per entry).
         fitting: list[int] = []
+        used = 2
         for i in kept:
-            if too_big([*fitting, i]):
+            grown = used + sizes[i] + (1 if fitting else 0)
+            if len(fitting) + 1 > MAX_OUTLINE or grown > budget:
                 break
             fitting.append(i)
+            used = grown
         kept = fitting
-    summary["outline"] = [headings[i] for i in kept]
-    summary["outline_truncated"] = len(kept) < len(headings)
-    return summary  # type: ignore[return-value]
+    return kept
 
 
 def extract_text(

@@ -25,8 +25,14 @@ from rhwp_mcp_host import split_string_field
 Block = dict[str, Any]
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every size: json.dumps with options builds a new one per call, which costs more
+than encoding a small object."""
+
+
 def size(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    """The characters of ``value`` as compact JSON (what a response spends on it)."""
+    return len(_COMPACT.encode(value))
 
 
 def split_block(block: Block, room: int) -> list[Block]:

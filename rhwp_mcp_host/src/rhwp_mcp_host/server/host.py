@@ -57,7 +57,7 @@ from ..plugin.errors import (
     invalid_input_from_validation,
 )
 from ..plugin.output import Outputs
-from ..plugin.passwords import add_password_parameter, take_password
+from ..plugin.passwords import PASSWORD_ARGUMENT, add_password_parameter, take_password
 from ..settings import HostSettings, host_settings
 from .packs import PackSet, load_packs, stderr_line
 from .policy import builtin_plugins, resolve_roots
@@ -212,10 +212,12 @@ class HostMiddleware(Middleware):
         if name in self.password_tools:
             # Out of the arguments before hooks, the trace or validation see them (passwords.py).
             try:
+                given = PASSWORD_ARGUMENT in arguments
                 password = take_password(arguments)
             except ToolFailure as exc:
                 return _error_result(exc.to_dict())
-            context = context.copy(message=context.message.model_copy(update={"arguments": dict(arguments)}))
+            if given:  # the arguments the tool sees lose it too (a call without one has nothing to drop)
+                context = context.copy(message=context.message.model_copy(update={"arguments": dict(arguments)}))
         call = ToolCall(
             tool=name, pack=spec.pack, arguments=arguments, path_arguments=spec.path_arguments, read_only=spec.read_only
         )
@@ -274,13 +276,19 @@ class HostMiddleware(Middleware):
                     shown_token = _shown_as.set(shown)
                     state.next_stage()  # the tool's progress counts on from the download's
                 slots = self.call_slots()
-                # Only a call that found every slot taken waited for one: entering a free slot
-                # still yields to the event loop, which on a busy machine takes a millisecond or two.
-                queued = slots.available_tokens < 1
-                asked = time.perf_counter()
-                async with slots:
-                    waited = time.perf_counter() - asked if queued else 0.0
+                # A free slot is taken without yielding to the event loop (`async with` would: a
+                # round of the loop per call, a millisecond or two on a busy machine); only a call
+                # that found every slot taken waits, and says how long.
+                try:
+                    slots.acquire_nowait()
+                except anyio.WouldBlock:
+                    asked = time.perf_counter()
+                    await slots.acquire()
+                    waited = time.perf_counter() - asked
+                try:
                     return await call_next(context)
+                finally:
+                    slots.release()
 
             if payload is None:
                 try:
