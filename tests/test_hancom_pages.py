@@ -96,3 +96,7 @@ def test_endnotes_printed_at_the_end_add_their_pages() -> None:
     assert document.page_count == 20
     # The body alone ends on page 10: its last paragraph is there.
     assert document.extract_text(pages="10").strip()
+    # Each endnote is on the page it is printed on: the ten pages after the body hold them.
+    notes = [b for b in document.iter_blocks(scope="furniture") if b.provenance.page is not None]
+    assert notes and {b.provenance.page for b in notes} >= set(range(11, 21))
+    assert all(document.extract_text(pages=str(p), include_furniture=True).strip() for p in range(11, 21))

@@ -538,7 +538,44 @@ impl Document {
     }
 }
 
+/// Give `blocks` and everything in them (captions, cells, a shape's text) the page `page`.
+/// Nested blocks are bounded by `limits.max_depth` (checked when objects open).
+pub fn set_pages(blocks: &mut [Block], page: Option<u32>) {
+    for block in blocks {
+        block.set_page(page);
+    }
+}
+
 impl Block {
+    /// This block and everything in it on page `page` (`set_pages`).
+    pub fn set_page(&mut self, page: Option<u32>) {
+        match self {
+            Block::Paragraph(x) => x.provenance.page = page,
+            Block::Table(x) => {
+                x.provenance.page = page;
+                set_pages(&mut x.caption, page);
+                for c in &mut x.cells {
+                    set_pages(&mut c.blocks, page);
+                }
+            }
+            Block::Picture(x) => {
+                x.provenance.page = page;
+                set_pages(&mut x.caption, page);
+            }
+            Block::Equation(x) => {
+                x.provenance.page = page;
+                set_pages(&mut x.caption, page);
+            }
+            Block::Shape(x) => {
+                x.provenance.page = page;
+                set_pages(&mut x.blocks, page);
+                set_pages(&mut x.caption, page);
+            }
+            Block::FormControl(x) => x.provenance.page = page,
+            Block::Unknown(x) => x.provenance.page = page,
+        }
+    }
+
     pub fn provenance(&self) -> &Provenance {
         match self {
             Block::Paragraph(b) => &b.provenance,

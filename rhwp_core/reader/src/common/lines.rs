@@ -351,6 +351,8 @@ pub struct NoteFlow {
 pub struct Endnotes {
     /// Every waiting note's lines: height, advance, and whether it is a note's first line.
     lines: Vec<(i32, i32, bool)>,
+    /// Where each waiting note's lines start in `lines`, in order.
+    notes: Vec<usize>,
 }
 
 impl Endnotes {
@@ -359,6 +361,7 @@ impl Endnotes {
             note.lines.push((height, height));
         }
         let first = self.lines.len();
+        self.notes.push(first);
         self.lines
             .extend(note.lines.into_iter().map(|(h, a)| (h, a, false)));
         if let Some(line) = self.lines.get_mut(first) {
@@ -366,9 +369,39 @@ impl Endnotes {
         }
     }
 
+    /// Lay out the waiting notes (`flow`) and say, for each in order, the page (counted from the
+    /// current one, 0) its first line is printed on.
+    pub fn flow_notes(&mut self, bottom: i64, column: u32, flow: NoteFlow) -> (u32, Vec<u32>) {
+        let notes = std::mem::take(&mut self.notes);
+        let mut column_of_line = Vec::new();
+        let added = self.flow_with(bottom, column, flow, &mut column_of_line);
+        let per_page = u64::from(flow.columns.max(1));
+        let page_of = |line: usize| -> u32 {
+            let column = column_of_line
+                .get(line)
+                .or(column_of_line.last())
+                .copied()
+                .unwrap_or(u64::from(column));
+            u32::try_from(column / per_page).unwrap_or(u32::MAX)
+        };
+        (added, notes.into_iter().map(page_of).collect())
+    }
+
     /// Lay out the waiting notes from `bottom` (where the body's last line ends, relative to the
     /// top of column `column` of its page): the pages they add. Unknown body height adds none.
     pub fn flow(&mut self, bottom: i64, column: u32, flow: NoteFlow) -> u32 {
+        self.notes.clear();
+        self.flow_with(bottom, column, flow, &mut Vec::new())
+    }
+
+    /// `flow`, noting the column (counted from the current page's first) each line lands in.
+    fn flow_with(
+        &mut self,
+        bottom: i64,
+        column: u32,
+        flow: NoteFlow,
+        column_of_line: &mut Vec<u64>,
+    ) -> u32 {
         let lines = std::mem::take(&mut self.lines);
         if lines.is_empty() || flow.height <= 0 {
             return 0;
@@ -384,6 +417,7 @@ impl Endnotes {
                 columns += 1;
                 y = 0;
             }
+            column_of_line.push(columns);
             y += i64::from(advance.max(0));
         }
         u32::try_from(columns / u64::from(flow.columns.max(1))).unwrap_or(u32::MAX)
@@ -417,6 +451,26 @@ mod tests {
         separator: 500,
         spacing: 1_000,
     };
+
+    #[test]
+    fn each_endnote_is_on_the_page_its_first_line_prints_on() {
+        let mut notes = Endnotes::default();
+        // Columns of 10,000 (two a page), from the top of a fresh column of page 0: a note of
+        // 12 lines fills a column and two more; the next starts in column 1 (page 0); one of
+        // 20 lines then reaches column 3; the last starts there, on page 1.
+        notes.push(note(12, 1_000, 0));
+        notes.push(note(20, 1_000, 0));
+        notes.push(note(1, 1_000, 0));
+        let flow = NoteFlow {
+            separator: 0,
+            spacing: 0,
+            ..NOTE_FLOW
+        };
+        let (added, pages) = notes.flow_notes(0, 0, flow);
+        assert_eq!((added, pages), (1, vec![0, 0, 1]));
+        // A flow with no note waiting says nothing.
+        assert_eq!(notes.flow_notes(0, 0, flow), (0, vec![]));
+    }
 
     #[test]
     fn endnotes_that_fit_below_the_body_add_no_page() {

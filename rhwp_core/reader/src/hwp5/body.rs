@@ -66,6 +66,10 @@ pub struct PageTracker {
     endnotes: Endnotes,
     note_flow: NoteFlow,
     endnotes_per_section: bool,
+    /// The waiting endnotes' anchors (section, section-level paragraph), in order, and each
+    /// printed endnote's anchor with the page it is printed on.
+    endnote_anchors: Vec<(u32, u32)>,
+    pub printed_endnotes: Vec<((u32, u32), u32)>,
 }
 
 /// Line-segment flag bits (spec "문단의 레이아웃", tag): first line of a page / of a column.
@@ -95,7 +99,15 @@ impl PageTracker {
             columns: self.columns,
             ..self.note_flow
         };
-        let added = self.endnotes.flow(self.bottom, self.column, flow);
+        let (added, pages) = self.endnotes.flow_notes(self.bottom, self.column, flow);
+        let anchors = std::mem::take(&mut self.endnote_anchors);
+        let page = self.page;
+        self.printed_endnotes.extend(
+            anchors
+                .into_iter()
+                .zip(pages)
+                .map(|(anchor, offset)| (anchor, page.saturating_add(offset))),
+        );
         if added > 0 {
             self.page = self.page.saturating_add(added);
             self.column = 0;
@@ -707,6 +719,9 @@ impl<'a> Ctx<'a> {
                     }
                 }
                 pages.endnotes.push(note);
+                pages
+                    .endnote_anchors
+                    .push((self.section, self.anchor.paragraph));
             }
         }
     }

@@ -248,36 +248,5 @@ pub(super) fn set_row_pages(table: &mut Table, page: Option<u32>, rows: &[u32]) 
 }
 
 pub(super) fn set_page(blocks: &mut [Block], page: Option<u32>) {
-    for b in blocks {
-        set_block_page(b, page);
-    }
-}
-
-/// Nested blocks are bounded by `limits.max_depth` (checked when objects open).
-fn set_block_page(block: &mut Block, page: Option<u32>) {
-    match block {
-        Block::Paragraph(x) => x.provenance.page = page,
-        Block::Table(x) => {
-            x.provenance.page = page;
-            set_page(&mut x.caption, page);
-            for c in &mut x.cells {
-                set_page(&mut c.blocks, page);
-            }
-        }
-        Block::Picture(x) => {
-            x.provenance.page = page;
-            set_page(&mut x.caption, page);
-        }
-        Block::Equation(x) => {
-            x.provenance.page = page;
-            set_page(&mut x.caption, page);
-        }
-        Block::Shape(x) => {
-            x.provenance.page = page;
-            set_page(&mut x.blocks, page);
-            set_page(&mut x.caption, page);
-        }
-        Block::FormControl(x) => x.provenance.page = page,
-        Block::Unknown(x) => x.provenance.page = page,
-    }
+    crate::model::set_pages(blocks, page);
 }
