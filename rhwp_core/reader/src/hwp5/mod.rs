@@ -507,6 +507,29 @@ pub static FORMAT: crate::common::format::Format = crate::common::format::Format
     fuzz_layers: fuzz::LAYERS,
 };
 
+/// Endnotes are printed after the body (`body::PageTracker`), not on their anchor's page: each
+/// endnote (in the order of its anchor) takes the page its first line is printed on.
+fn place_endnotes(doc: &mut crate::model::Document, printed: &[((u32, u32), u32)]) {
+    if printed.is_empty() {
+        return;
+    }
+    // Several notes may share an anchor paragraph: they are taken in order.
+    let mut by_anchor: std::collections::HashMap<(u32, u32), std::collections::VecDeque<u32>> =
+        std::collections::HashMap::new();
+    for &(anchor, page) in printed {
+        by_anchor.entry(anchor).or_default().push_back(page);
+    }
+    for note in doc.furniture.iter_mut().filter(|f| f.kind == "endnote") {
+        let anchor = (note.provenance.section, note.provenance.paragraph);
+        let Some(page) = by_anchor.get_mut(&anchor).and_then(|q| q.pop_front()) else {
+            continue;
+        };
+        let page = Some(page);
+        note.provenance.page = page;
+        crate::model::set_pages(&mut note.blocks, page);
+    }
+}
+
 #[cfg(test)]
 mod chart_tests {
     use super::lists_chart_stream;
@@ -556,28 +579,5 @@ mod chart_tests {
         assert_ne!(lists_chart_stream(&absurd), Some(true));
         absurd[30] = 40;
         assert_eq!(lists_chart_stream(&absurd), Some(false));
-    }
-}
-
-/// Endnotes are printed after the body (`body::PageTracker`), not on their anchor's page: each
-/// endnote (in the order of its anchor) takes the page its first line is printed on.
-fn place_endnotes(doc: &mut crate::model::Document, printed: &[((u32, u32), u32)]) {
-    if printed.is_empty() {
-        return;
-    }
-    // Several notes may share an anchor paragraph: they are taken in order.
-    let mut by_anchor: std::collections::HashMap<(u32, u32), std::collections::VecDeque<u32>> =
-        std::collections::HashMap::new();
-    for &(anchor, page) in printed {
-        by_anchor.entry(anchor).or_default().push_back(page);
-    }
-    for note in doc.furniture.iter_mut().filter(|f| f.kind == "endnote") {
-        let anchor = (note.provenance.section, note.provenance.paragraph);
-        let Some(page) = by_anchor.get_mut(&anchor).and_then(|q| q.pop_front()) else {
-            continue;
-        };
-        let page = Some(page);
-        note.provenance.page = page;
-        crate::model::set_pages(&mut note.blocks, page);
     }
 }
