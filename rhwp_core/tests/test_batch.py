@@ -461,7 +461,16 @@ def test_cli_ctrl_c_stops_soon_and_the_next_run_resumes(tmp_path: Path) -> None:
         shutil.rmtree(out, ignore_errors=True)
         cmd = [sys.executable, "-m", "rhwp_core.batch_cli", str(farm), "--out", str(out), "--workers", "1"]
         # Its own process group, as a terminal's Ctrl-C reaches it: the parent and its workers.
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        # A child inherits an ignored SIGINT (another test of the run may leave it ignored in
+        # this process, as a pool worker does), and Python then never raises KeyboardInterrupt:
+        # the child starts with the default Ctrl-C, as from a terminal.
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            proc = subprocess.Popen(
+                cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+            )
+        finally:
+            signal.signal(signal.SIGINT, previous)
         deadline = time.monotonic() + 120
         while not list(out.glob("part-*.parquet")) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
